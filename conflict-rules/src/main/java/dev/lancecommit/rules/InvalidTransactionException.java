@@ -1,0 +1,12 @@
+package dev.lancecommit.rules;
+
+/** The transaction is malformed or cannot apply to the table as it is (HTTP 400, code 13). */
+public class InvalidTransactionException extends RulesException {
+  public InvalidTransactionException(String message) {
+    super(message);
+  }
+
+  public InvalidTransactionException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}
