@@ -1,0 +1,100 @@
+package dev.lancecommit.chaos.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** What one benchmark run measured, merged over its writers. */
+final class RunResult {
+  private final String name;
+  private final List<Long> latenciesNanos = new ArrayList<>();
+  private final Map<String, Integer> failureKinds = new TreeMap<>();
+  private long elapsedNanos;
+  private long rowsCommitted;
+  private int failed;
+  private int retries = -1;
+  private String verification = "not checked";
+
+  RunResult(String name) {
+    this.name = name;
+  }
+
+  synchronized void committed(long latencyNanos, int rows) {
+    latenciesNanos.add(latencyNanos);
+    rowsCommitted += rows;
+  }
+
+  synchronized void failed(Throwable error) {
+    failed++;
+    String kind = error.getClass().getSimpleName() + ": " + firstLine(error.getMessage());
+    failureKinds.merge(kind.length() > 160 ? kind.substring(0, 160) : kind, 1, Integer::sum);
+  }
+
+  synchronized void retried() {
+    retries = Math.max(retries, 0) + 1;
+  }
+
+  /** Retries are counted (0 so far) rather than unknowable for this run. */
+  synchronized void countsRetries() {
+    retries = Math.max(retries, 0);
+  }
+
+  synchronized void elapsed(long nanos) {
+    elapsedNanos = nanos;
+  }
+
+  synchronized void verification(String text) {
+    verification = text;
+  }
+
+  String name() {
+    return name;
+  }
+
+  synchronized int commits() {
+    return latenciesNanos.size();
+  }
+
+  synchronized long rowsCommitted() {
+    return rowsCommitted;
+  }
+
+  synchronized int failedCommits() {
+    return failed;
+  }
+
+  synchronized String retriesText() {
+    return retries < 0 ? "n/a (inside Lance)" : Integer.toString(retries);
+  }
+
+  synchronized double commitsPerSecond() {
+    return elapsedNanos == 0 ? 0 : latenciesNanos.size() / (elapsedNanos / 1e9);
+  }
+
+  synchronized double percentileMillis(double p) {
+    if (latenciesNanos.isEmpty()) {
+      return Double.NaN;
+    }
+    List<Long> sorted = new ArrayList<>(latenciesNanos);
+    sorted.sort(null);
+    int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+    return sorted.get(Math.max(0, Math.min(index, sorted.size() - 1))) / 1e6;
+  }
+
+  synchronized Map<String, Integer> failureKinds() {
+    return new TreeMap<>(failureKinds);
+  }
+
+  synchronized String verification() {
+    return verification;
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "";
+    }
+    int nl = message.indexOf('\n');
+    return nl < 0 ? message : message.substring(0, nl);
+  }
+}

@@ -1,0 +1,188 @@
+package dev.lancecommit.format;
+
+import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.format.pb.Manifest;
+import dev.lancecommit.rules.UnsupportedFeatureException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Manifest feature flags (lance-format.md section 3.4, Lance {@code rust/lance-table/src/feature_flags.rs}). A
+ * reader must refuse a manifest whose {@code reader_feature_flags} hold a bit it does not implement, and a writer must
+ * refuse to commit on top of a latest manifest whose {@code writer_feature_flags} do.
+ */
+public final class FeatureFlags {
+  public static final long DELETION_FILES = 1;
+  public static final long STABLE_ROW_IDS = 2;
+  /** Only read, to infer the data format of manifests without {@code data_format}; never set any more. */
+  public static final long USE_V2_FORMAT_DEPRECATED = 4;
+  public static final long TABLE_CONFIG = 8;
+  public static final long BASE_PATHS = 16;
+  public static final long DISABLE_TRANSACTION_FILE = 32;
+
+  // Bits added by 2026 Lance. This build implements none of them, so a table carrying one is refused.
+  public static final long UNSTABLE_DATA_OVERLAY_FILES = 64;
+  public static final long COVERED_INDEX_METADATA = 128;
+  public static final long MIXED_DATA_FILE_VERSIONS = 256;
+  public static final long FRAG_REUSE_WITH_STABLE_ROW_IDS = 512;
+  public static final long FRAGMENT_REUSE_INDEX = 1024;
+  public static final long SEMANTIC_TYPES = 2048;
+
+  public static final Set<Long> KNOWN_READER = Set.of(1L, 2L, 4L, 8L, 16L, 32L);
+  public static final Set<Long> KNOWN_WRITER = Set.of(1L, 2L, 4L, 8L, 16L, 32L);
+  public static final long KNOWN_READER_MASK = mask(KNOWN_READER);
+  public static final long KNOWN_WRITER_MASK = mask(KNOWN_WRITER);
+
+  private static final Map<Long, String> NAMES = names();
+
+  private FeatureFlags() {}
+
+  /**
+   * Refuses a manifest this build cannot read.
+   *
+   * @throws UnsupportedFeatureException naming the unknown reader bits
+   */
+  public static void ensureReadable(Manifest manifest) {
+    long unknown = manifest.getReaderFeatureFlags() & ~KNOWN_READER_MASK;
+    if (unknown != 0) {
+      throw new UnsupportedFeatureException(
+          "table version " + manifest.getVersion() + " requires reader features this coordinator does not"
+              + " support: " + describe(unknown));
+    }
+  }
+
+  /**
+   * Refuses to commit on top of {@code latest} when its writer flags hold a bit this build does not implement
+   * (a newer Lance wrote it, and committing could break what that feature relies on).
+   *
+   * @throws UnsupportedFeatureException naming the unknown writer bits
+   */
+  public static void ensureWritable(Manifest latest) {
+    long unknown = latest.getWriterFeatureFlags() & ~KNOWN_WRITER_MASK;
+    if (unknown != 0) {
+      throw new UnsupportedFeatureException(
+          "table version " + latest.getVersion() + " requires writer features this coordinator does not"
+              + " support: " + describe(unknown));
+    }
+  }
+
+  /**
+   * {@link #apply(Manifest.Builder, boolean, boolean)} with stable row ids taken from the builder's current reader
+   * flags (a builder made from the previous manifest carries that table's setting, as Lance takes it from the
+   * dataset) and a transaction file written.
+   */
+  public static Manifest.Builder apply(Manifest.Builder manifest) {
+    boolean stableRowIds = (manifest.getReaderFeatureFlags() & STABLE_ROW_IDS) != 0;
+    return apply(manifest, stableRowIds, true);
+  }
+
+  /**
+   * Recomputes both flag words from the manifest's content, as Lance does before every manifest write (flags are
+   * never inherited):
+   *
+   * <ul>
+   *   <li>1 reader+writer: some fragment has a deletion file;
+   *   <li>2 reader+writer: some fragment has a row id sequence, or {@code stableRowIds}; then every fragment must;
+   *   <li>8 writer only: {@code config} is not empty;
+   *   <li>16 reader+writer: {@code base_paths} is not empty;
+   *   <li>32 writer only: no {@code _transactions/} file is written for this version.
+   * </ul>
+   *
+   * The deprecated writer bit 4 is kept when {@code data_format} is absent, because it is then the only record of
+   * the data file version.
+   *
+   * @throws UnsupportedFeatureException if the builder carries a bit this build does not know (it must not be
+   *     silently dropped)
+   * @throws IllegalArgumentException if only some fragments have row id sequences
+   */
+  public static Manifest.Builder apply(
+      Manifest.Builder manifest, boolean stableRowIds, boolean transactionFileWritten) {
+    long unknownReader = manifest.getReaderFeatureFlags() & ~KNOWN_READER_MASK;
+    long unknownWriter = manifest.getWriterFeatureFlags() & ~KNOWN_WRITER_MASK;
+    if ((unknownReader | unknownWriter) != 0) {
+      throw new UnsupportedFeatureException(
+          "cannot recompute feature flags of a manifest carrying features this coordinator does not support: "
+              + describe(unknownReader | unknownWriter));
+    }
+    long reader = 0;
+    long writer = 0;
+    if (!manifest.hasDataFormat()) {
+      writer |= manifest.getWriterFeatureFlags() & USE_V2_FORMAT_DEPRECATED;
+    }
+
+    List<DataFragment> fragments = manifest.getFragmentsList();
+    if (fragments.stream().anyMatch(DataFragment::hasDeletionFile)) {
+      reader |= DELETION_FILES;
+      writer |= DELETION_FILES;
+    }
+    boolean anyRowIds = fragments.stream().anyMatch(FeatureFlags::hasRowIds);
+    if (anyRowIds || stableRowIds) {
+      fragments.stream()
+          .filter(f -> !hasRowIds(f))
+          .findFirst()
+          .ifPresent(
+              f -> {
+                throw new IllegalArgumentException(
+                    "All fragments must have row ids: the table uses stable row ids but fragment "
+                        + f.getId() + " has no row id sequence");
+              });
+      reader |= STABLE_ROW_IDS;
+      writer |= STABLE_ROW_IDS;
+    }
+    if (manifest.getConfigCount() > 0) {
+      writer |= TABLE_CONFIG;
+    }
+    if (manifest.getBasePathsCount() > 0) {
+      reader |= BASE_PATHS;
+      writer |= BASE_PATHS;
+    }
+    if (!transactionFileWritten) {
+      writer |= DISABLE_TRANSACTION_FILE;
+    }
+    return manifest.setReaderFeatureFlags(reader).setWriterFeatureFlags(writer);
+  }
+
+  public static boolean usesStableRowIds(Manifest manifest) {
+    return (manifest.getReaderFeatureFlags() & STABLE_ROW_IDS) != 0;
+  }
+
+  /** E.g. {@code "64 (UNSTABLE_DATA_OVERLAY_FILES), 4096 (unknown)"}. */
+  public static String describe(long flags) {
+    List<String> parts = new ArrayList<>();
+    for (int bit = 0; bit < 64; bit++) {
+      long value = 1L << bit;
+      if ((flags & value) != 0) {
+        parts.add(Long.toUnsignedString(value) + " (" + NAMES.getOrDefault(value, "unknown") + ")");
+      }
+    }
+    return parts.isEmpty() ? "none" : String.join(", ", parts);
+  }
+
+  private static boolean hasRowIds(DataFragment fragment) {
+    return fragment.getRowIdSequenceCase() != DataFragment.RowIdSequenceCase.ROWIDSEQUENCE_NOT_SET;
+  }
+
+  private static long mask(Set<Long> bits) {
+    return bits.stream().mapToLong(Long::longValue).reduce(0L, (a, b) -> a | b);
+  }
+
+  private static Map<Long, String> names() {
+    Map<Long, String> names = new LinkedHashMap<>();
+    names.put(DELETION_FILES, "DELETION_FILES");
+    names.put(STABLE_ROW_IDS, "STABLE_ROW_IDS");
+    names.put(USE_V2_FORMAT_DEPRECATED, "USE_V2_FORMAT_DEPRECATED");
+    names.put(TABLE_CONFIG, "TABLE_CONFIG");
+    names.put(BASE_PATHS, "BASE_PATHS");
+    names.put(DISABLE_TRANSACTION_FILE, "DISABLE_TRANSACTION_FILE");
+    names.put(UNSTABLE_DATA_OVERLAY_FILES, "UNSTABLE_DATA_OVERLAY_FILES");
+    names.put(COVERED_INDEX_METADATA, "COVERED_INDEX_METADATA");
+    names.put(MIXED_DATA_FILE_VERSIONS, "MIXED_DATA_FILE_VERSIONS");
+    names.put(FRAG_REUSE_WITH_STABLE_ROW_IDS, "FRAG_REUSE_WITH_STABLE_ROW_IDS");
+    names.put(FRAGMENT_REUSE_INDEX, "FRAGMENT_REUSE_INDEX");
+    names.put(SEMANTIC_TYPES, "SEMANTIC_TYPES");
+    return Map.copyOf(names);
+  }
+}

@@ -1,0 +1,17 @@
+package dev.lancecommit.rules;
+
+import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.format.pb.Transaction;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Append: the previous fragments plus the new ones (ids assigned, stable row ids stamped). Indices unchanged. */
+final class AppendOperation {
+  private AppendOperation() {}
+
+  static void apply(ManifestDraft draft, Transaction.Append append) {
+    List<DataFragment> fragments = new ArrayList<>(draft.fragments());
+    fragments.addAll(draft.admitNewFragments(append.getFragmentsList()));
+    draft.setFragments(fragments);
+  }
+}

@@ -1,0 +1,89 @@
+package dev.lancecommit.rules;
+
+import dev.lancecommit.format.FeatureFlags;
+import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.pb.BasePath;
+import dev.lancecommit.format.pb.DataFile;
+import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.format.pb.IndexMetadata;
+import dev.lancecommit.format.pb.Manifest;
+import dev.lancecommit.format.pb.Transaction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Shallow Clone: the first manifest of the clone is the source manifest at ref_version, same version number, whose
+ * files are reached through a new base path pointing at the source root (lance-format.md section 1.7).
+ */
+final class CloneOperation {
+  private CloneOperation() {}
+
+  static TableState build(TableState source, Transaction txn, CommitContext ctx) {
+    Objects.requireNonNull(source, "source");
+    if (!txn.hasClone()) {
+      throw new IllegalArgumentException("buildClone needs a Clone transaction, got " + txn.getOperationCase());
+    }
+    Transaction.Clone clone = txn.getClone();
+    if (!clone.getIsShallow()) {
+      throw new UnsupportedOperationTypeException("Clone (deep)");
+    }
+    if (source.version() != clone.getRefVersion()) {
+      throw new IllegalArgumentException("Clone names source version " + clone.getRefVersion()
+          + " but the manifest given is version " + source.version());
+    }
+    if (ctx.version() != clone.getRefVersion()) {
+      throw new IllegalArgumentException("A shallow clone keeps the source version number " + clone.getRefVersion()
+          + ", not " + ctx.version());
+    }
+    if (clone.getRefPath().isEmpty()) {
+      throw new InvalidTransactionException("Clone carries no ref_path (the source table root)");
+    }
+    Manifest sourceManifest = source.manifest();
+    int baseId = 0;
+    for (BasePath base : sourceManifest.getBasePathsList()) {
+      baseId = Math.max(baseId, base.getId() + 1);
+    }
+    BasePath.Builder sourceRoot = BasePath.newBuilder()
+        .setId(baseId)
+        .setPath(clone.getRefPath())
+        .setIsDatasetRoot(true);
+    if (clone.hasRefName()) {
+      sourceRoot.setName(clone.getRefName());
+    }
+
+    Manifest.Builder manifest = sourceManifest.toBuilder()
+        .clearFragments()
+        .addBasePaths(sourceRoot)
+        .clearTag()
+        .clearIndexSection()
+        .clearTransactionSection()
+        .setTimestamp(ManifestBuilder.timestamp(ctx.timestamp()))
+        .setTransactionFile(ctx.transactionFileName());
+    if (clone.hasBranchName()) {
+      manifest.setBranch(clone.getBranchName());
+    } else {
+      manifest.clearBranch();
+    }
+    for (DataFragment fragment : sourceManifest.getFragmentsList()) {
+      manifest.addFragments(rebased(fragment, baseId));
+    }
+    List<IndexMetadata> indices = new ArrayList<>();
+    for (IndexMetadata index : source.indices()) {
+      indices.add(index.hasBaseId() ? index : index.toBuilder().setBaseId(baseId).build());
+    }
+    FeatureFlags.apply(manifest, FeatureFlags.usesStableRowIds(sourceManifest), true);
+    return new TableState(manifest.build(), indices);
+  }
+
+  private static DataFragment rebased(DataFragment fragment, int baseId) {
+    DataFragment.Builder rebased = fragment.toBuilder().clearFiles();
+    for (DataFile file : fragment.getFilesList()) {
+      rebased.addFiles(file.hasBaseId() ? file : file.toBuilder().setBaseId(baseId).build());
+    }
+    if (fragment.hasDeletionFile() && !fragment.getDeletionFile().hasBaseId()) {
+      rebased.getDeletionFileBuilder().setBaseId(baseId);
+    }
+    return rebased.build();
+  }
+}

@@ -1,0 +1,290 @@
+package dev.lancecommit.rules;
+
+import com.google.protobuf.Timestamp;
+import dev.lancecommit.format.FeatureFlags;
+import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.pb.BasePath;
+import dev.lancecommit.format.pb.DataFile;
+import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.format.pb.Manifest;
+import dev.lancecommit.format.pb.Transaction;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Builds the next version of a table from the version a transaction applies to and the transaction, the way
+ * Lance's {@code Transaction::build_manifest} and {@code write_manifest_file} do (lance-format.md section 4). Pure:
+ * no I/O, no clock, no randomness; the same inputs always give the same manifest.
+ *
+ * <p>Every method expects a transaction that {@link TransactionValidator} accepted against the same table state and
+ * the conflict rules cleared against every version since its read version. Bad input still never yields a
+ * manifest: it raises {@link InvalidTransactionException}; operations this build cannot apply raise
+ * {@link UnsupportedOperationTypeException}.
+ */
+public final class ManifestBuilder {
+  private ManifestBuilder() {}
+
+  /**
+   * The next table state.
+   *
+   * @param current the latest version (the manifest and its index list), or null when the transaction creates the
+   *     table (then it must be an Overwrite)
+   * @param txn the transaction to apply (Restore and Clone need {@link #buildRestore} / {@link #buildClone})
+   * @param ctx the version number, time and file name of the version being written
+   * @return the new manifest (version, writer_version, timestamp, tag, transaction_file, max_fragment_id,
+   *     next_row_id and feature flags set; index_section/transaction_section left for the file codec) and its
+   *     index list
+   */
+  public static TableState build(TableState current, Transaction txn, CommitContext ctx) {
+    Objects.requireNonNull(txn, "txn");
+    Objects.requireNonNull(ctx, "ctx");
+    OperationKind kind = OperationKind.of(txn);
+    if (kind == OperationKind.RESTORE) {
+      throw new IllegalArgumentException("Restore is built from the restored version's manifest: use buildRestore");
+    }
+    if (kind == OperationKind.CLONE) {
+      throw new IllegalArgumentException("Clone is built from the source version's manifest: use buildClone");
+    }
+    if (current == null && kind != OperationKind.OVERWRITE) {
+      throw new InvalidTransactionException(
+          "Cannot apply operation " + kind.lanceName() + " to a table that does not exist yet");
+    }
+    ManifestDraft draft = current == null ? startCreation(txn, ctx) : startFrom(current, txn, ctx);
+    apply(draft, kind);
+    return finish(draft, kind == OperationKind.RESERVE_FRAGMENTS);
+  }
+
+  /**
+   * Restore: the restored version's manifest and indices become the new version. As in Lance the restored content
+   * (schema, fragments, config, tag, writer_version, ...) is taken as it was; the version number, timestamp and
+   * transaction file are the new commit's, and feature flags are recomputed. Unlike Lance, max_fragment_id and
+   * next_row_id never move backwards: they keep the latest version's high-water marks when those are higher, so
+   * no fragment id or stable row id is ever handed out twice.
+   */
+  public static TableState buildRestore(
+      TableState current, TableState restored, Transaction txn, CommitContext ctx) {
+    Objects.requireNonNull(current, "current");
+    Objects.requireNonNull(restored, "restored");
+    if (!txn.hasRestore()) {
+      throw new IllegalArgumentException("buildRestore needs a Restore transaction, got " + txn.getOperationCase());
+    }
+    long target = txn.getRestore().getVersion();
+    if (target != restored.version()) {
+      throw new IllegalArgumentException(
+          "Restore names version " + target + " but the manifest given is version " + restored.version());
+    }
+    if (target < 1 || target > current.version()) {
+      throw new InvalidTransactionException("Cannot restore version " + target
+          + ": the table's versions are 1.." + current.version());
+    }
+    requireNextVersion(current, ctx);
+    Manifest previous = current.manifest();
+    Manifest.Builder manifest = restored.manifest().toBuilder()
+        .setVersion(ctx.version())
+        .setTimestamp(timestamp(ctx.timestamp()))
+        .setTransactionFile(ctx.transactionFileName())
+        .clearIndexSection()
+        .clearTransactionSection();
+    long highWaterMark = Math.max(
+        ManifestDraft.highWaterMark(restored.manifest()), ManifestDraft.highWaterMark(previous));
+    if (highWaterMark >= 0) {
+      manifest.setMaxFragmentId((int) highWaterMark);
+    }
+    boolean stableRowIds = FeatureFlags.usesStableRowIds(restored.manifest());
+    if (stableRowIds) {
+      manifest.setNextRowId(Math.max(restored.manifest().getNextRowId(), previous.getNextRowId()));
+    }
+    applyFeatureFlags(manifest, stableRowIds);
+    return new TableState(manifest.build(), restored.indices());
+  }
+
+  /**
+   * Clone (shallow): the first version of a new table (or branch) that references the source's files in place.
+   * The source manifest is copied with its version number; data and deletion files and indices lacking a base get
+   * a new base (id = max existing id + 1, or 0) pointing at the source root; branch = branch_name.
+   */
+  public static TableState buildClone(TableState source, Transaction txn, CommitContext ctx) {
+    return CloneOperation.build(source, txn, ctx);
+  }
+
+  private static ManifestDraft startCreation(Transaction txn, CommitContext ctx) {
+    if (ctx.version() != 1) {
+      throw new IllegalArgumentException("A created table starts at version 1, not " + ctx.version());
+    }
+    Manifest.Builder manifest = Manifest.newBuilder()
+        .setVersion(ctx.version())
+        .setWriterVersion(ctx.writerVersion());
+    Set<Integer> baseIds = new HashSet<>();
+    for (BasePath base : txn.getOverwrite().getInitialBasesList()) {
+      if (!baseIds.add(base.getId())) {
+        throw new InvalidTransactionException(
+            "Duplicate base path ID " + Integer.toUnsignedString(base.getId())
+                + " detected. Base path IDs must be unique.");
+      }
+      manifest.addBasePaths(base);
+    }
+    return new ManifestDraft(null, txn, ctx, manifest, ctx.newTableUsesStableRowIds(), 0);
+  }
+
+  private static ManifestDraft startFrom(TableState current, Transaction txn, CommitContext ctx) {
+    requireNextVersion(current, ctx);
+    Manifest previous = current.manifest();
+    // Lance's Manifest::new_from_previous: content carries over, per-version fields are reset.
+    Manifest.Builder manifest = previous.toBuilder()
+        .setVersion(ctx.version())
+        .setWriterVersion(ctx.writerVersion())
+        .setVersionAuxData(0)
+        .clearIndexSection()
+        .clearTransactionSection()
+        .clearTag()
+        .clearTimestamp();
+    boolean stableRowIds = FeatureFlags.usesStableRowIds(previous);
+    return new ManifestDraft(current, txn, ctx, manifest, stableRowIds, previous.getNextRowId());
+  }
+
+  private static void requireNextVersion(TableState current, CommitContext ctx) {
+    if (ctx.version() != current.version() + 1) {
+      throw new IllegalArgumentException("The version after " + current.version() + " is "
+          + (current.version() + 1) + ", not " + ctx.version());
+    }
+  }
+
+  private static void apply(ManifestDraft draft, OperationKind kind) {
+    Transaction txn = draft.txn();
+    switch (kind) {
+      case APPEND -> AppendOperation.apply(draft, txn.getAppend());
+      case DELETE -> DeleteOperation.apply(draft, txn.getDelete());
+      case OVERWRITE -> OverwriteOperation.apply(draft, txn.getOverwrite());
+      case CREATE_INDEX -> CreateIndexOperation.apply(draft, txn.getCreateIndex());
+      case REWRITE -> RewriteOperation.apply(draft, txn.getRewrite());
+      case RESERVE_FRAGMENTS -> ReserveFragmentsOperation.apply(draft, txn.getReserveFragments());
+      case UPDATE_CONFIG -> UpdateConfigOperation.apply(draft, txn.getUpdateConfig());
+      default -> throw new UnsupportedOperationTypeException(kind.lanceName());
+    }
+  }
+
+  private static TableState finish(ManifestDraft draft, boolean reserveFragments) {
+    Manifest.Builder manifest = draft.manifest();
+    List<DataFragment> fragments = new ArrayList<>();
+    for (DataFragment fragment : draft.fragments()) {
+      fragments.add(withoutTombstonedFiles(fragment));
+    }
+    fragments.sort(Comparator.comparingLong(DataFragment::getId));
+    requireUniqueIds(fragments);
+    manifest.clearFragments().addAllFragments(fragments);
+
+    Transaction txn = draft.txn();
+    CommitContext ctx = draft.ctx();
+    manifest.setTag(txn.getTag())
+        .setTimestamp(timestamp(ctx.timestamp()))
+        .setTransactionFile(ctx.transactionFileName());
+    updateMaxFragmentId(manifest, fragments);
+    if (reserveFragments) {
+      long base = manifest.hasMaxFragmentId() ? Integer.toUnsignedLong(manifest.getMaxFragmentId()) : 0;
+      long reserved = base + draft.reservedFragments();
+      if (reserved > ManifestDraft.MAX_FRAGMENT_ID) {
+        throw new InvalidTransactionException("Cannot reserve " + draft.reservedFragments()
+            + " fragment ids: the id space ends at " + ManifestDraft.MAX_FRAGMENT_ID);
+      }
+      manifest.setMaxFragmentId((int) reserved);
+    }
+    if (draft.stableRowIds()) {
+      manifest.setNextRowId(draft.nextRowId());
+    }
+    settleDataFormat(manifest, draft);
+    applyFeatureFlags(manifest, draft.stableRowIds());
+    return new TableState(manifest.build(), draft.indices());
+  }
+
+  /** Data files whose every field is tombstoned (-2) hold nothing readable any more. */
+  private static DataFragment withoutTombstonedFiles(DataFragment fragment) {
+    boolean anyDead = false;
+    for (DataFile file : fragment.getFilesList()) {
+      anyDead |= isTombstoned(file);
+    }
+    if (!anyDead) {
+      return fragment;
+    }
+    DataFragment.Builder kept = fragment.toBuilder().clearFiles();
+    for (DataFile file : fragment.getFilesList()) {
+      if (!isTombstoned(file)) {
+        kept.addFiles(file);
+      }
+    }
+    return kept.build();
+  }
+
+  private static boolean isTombstoned(DataFile file) {
+    return file.getFieldsList().stream().allMatch(id -> id == -2);
+  }
+
+  private static void requireUniqueIds(List<DataFragment> sortedFragments) {
+    for (int i = 1; i < sortedFragments.size(); i++) {
+      if (sortedFragments.get(i).getId() == sortedFragments.get(i - 1).getId()) {
+        throw new InvalidTransactionException(
+            "The transaction would leave two fragments with id " + sortedFragments.get(i).getId());
+      }
+    }
+    if (!sortedFragments.isEmpty()) {
+      long last = sortedFragments.get(sortedFragments.size() - 1).getId();
+      if (last < 0 || last > ManifestDraft.MAX_FRAGMENT_ID) {
+        throw new InvalidTransactionException(
+            "Fragment id " + Long.toUnsignedString(last) + " is out of range (ids are 32-bit)");
+      }
+    }
+  }
+
+  /** The high-water mark only ever grows; with no fragments ever, it stays absent. */
+  private static void updateMaxFragmentId(Manifest.Builder manifest, List<DataFragment> sortedFragments) {
+    if (sortedFragments.isEmpty()) {
+      return;
+    }
+    long maxId = sortedFragments.get(sortedFragments.size() - 1).getId();
+    if (!manifest.hasMaxFragmentId() || maxId > Integer.toUnsignedLong(manifest.getMaxFragmentId())) {
+      manifest.setMaxFragmentId((int) maxId);
+    }
+  }
+
+  /**
+   * A created table takes the version of its data files (or the default); an existing one keeps its own, except
+   * that a legacy table whose files are newer is moved up (as Lance's check_storage_version does), and a v2 table
+   * must not receive files of another version.
+   */
+  private static void settleDataFormat(Manifest.Builder manifest, ManifestDraft draft) {
+    String inferred = StorageVersions.infer(manifest.getFragmentsList());
+    if (draft.creating()) {
+      String version = inferred != null ? inferred : StorageVersions.normalize(draft.ctx().defaultStorageVersion());
+      manifest.setDataFormat(Manifest.DataStorageFormat.newBuilder().setFileFormat("lance").setVersion(version));
+      return;
+    }
+    if (!manifest.hasDataFormat() || inferred == null) {
+      return;
+    }
+    String declared = StorageVersions.normalize(manifest.getDataFormat().getVersion());
+    if (StorageVersions.LEGACY.equals(declared)) {
+      if (StorageVersions.compare(inferred, declared) > 0) {
+        manifest.getDataFormatBuilder().setVersion(inferred);
+      }
+    } else if (!declared.equals(inferred)) {
+      throw new InvalidTransactionException("The operation added files with version " + inferred
+          + ". However, the data storage version is " + manifest.getDataFormat().getVersion() + ".");
+    }
+  }
+
+  private static void applyFeatureFlags(Manifest.Builder manifest, boolean stableRowIds) {
+    try {
+      FeatureFlags.apply(manifest, stableRowIds, true);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidTransactionException(e.getMessage(), e);
+    }
+  }
+
+  static Timestamp timestamp(Instant instant) {
+    return Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
+  }
+}

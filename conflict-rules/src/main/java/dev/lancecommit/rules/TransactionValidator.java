@@ -1,0 +1,417 @@
+package dev.lancecommit.rules;
+
+import dev.lancecommit.format.FeatureFlags;
+import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.TransactionFiles;
+import dev.lancecommit.format.pb.BasePath;
+import dev.lancecommit.format.pb.DataFile;
+import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.format.pb.Field;
+import dev.lancecommit.format.pb.IndexFile;
+import dev.lancecommit.format.pb.IndexMetadata;
+import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.format.pb.UUID;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Checks a transaction before it goes anywhere near the commit path: that it is well formed, may apply to the
+ * table at its latest version, and names only files inside the table. Checks that need the conflict rules (what
+ * changed since read_version) are not made here.
+ */
+public final class TransactionValidator {
+  private static final int TOMBSTONE = -2;
+
+  private TransactionValidator() {}
+
+  /**
+   * @param txn the decoded transaction
+   * @param latest the table's latest version, or null when the table has no version yet
+   * @throws InvalidTransactionException with a message naming the problem
+   * @throws UnsupportedFeatureException when the latest manifest carries writer features this build lacks
+   */
+  public static void validate(Transaction txn, TableState latest) {
+    Objects.requireNonNull(txn, "txn");
+    if (latest != null) {
+      FeatureFlags.ensureWritable(latest.manifest());
+    }
+    if (!TransactionFiles.isValidUuid(txn.getUuid())) {
+      throw new InvalidTransactionException(
+          "Transaction uuid '" + txn.getUuid() + "' is not a hyphenated UUID string");
+    }
+    OperationKind kind = OperationKind.of(txn);
+    if (kind == OperationKind.USER_OPERATION) {
+      throw new InvalidTransactionException("Operation UserOperation is a draft format that Lance itself refuses");
+    }
+    checkReadVersion(txn, kind, latest);
+    new Check(txn, kind, latest).run();
+  }
+
+  private static void checkReadVersion(Transaction txn, OperationKind kind, TableState latest) {
+    long readVersion = txn.getReadVersion();
+    if (latest == null) {
+      if (kind != OperationKind.OVERWRITE && kind != OperationKind.CLONE) {
+        throw new InvalidTransactionException("The table has no version yet: only Overwrite or Clone can create it, "
+            + "not " + kind.lanceName());
+      }
+      if (kind == OperationKind.OVERWRITE && readVersion != 0) {
+        throw new InvalidTransactionException("read_version " + Long.toUnsignedString(readVersion)
+            + " is ahead of the latest version 0 (the table has no version yet)");
+      }
+      return;
+    }
+    if (Long.compareUnsigned(readVersion, latest.version()) > 0) {
+      throw new InvalidTransactionException("read_version " + Long.toUnsignedString(readVersion)
+          + " is ahead of the latest version " + latest.version());
+    }
+    if (kind == OperationKind.CLONE) {
+      throw new InvalidTransactionException(
+          "Clone creates a table, but this table already exists at version " + latest.version());
+    }
+    if (readVersion == 0 && kind != OperationKind.OVERWRITE) {
+      throw new InvalidTransactionException("read_version 0 is only valid for an Overwrite or a Clone creating the "
+          + "table, not for " + kind.lanceName() + " (latest version is " + latest.version() + ")");
+    }
+  }
+
+  /** One validation pass over a transaction. */
+  private static final class Check {
+    private final Transaction txn;
+    private final OperationKind kind;
+    private final TableState latest;
+    private final Map<Long, DataFragment> existing = new HashMap<>();
+    private final Set<Integer> baseIds = new HashSet<>();
+    private final boolean stableRowIds;
+
+    Check(Transaction txn, OperationKind kind, TableState latest) {
+      this.txn = txn;
+      this.kind = kind;
+      this.latest = latest;
+      if (latest != null) {
+        latest.manifest().getFragmentsList().forEach(f -> existing.put(f.getId(), f));
+        latest.manifest().getBasePathsList().forEach(b -> baseIds.add(b.getId()));
+      }
+      this.stableRowIds = latest != null && FeatureFlags.usesStableRowIds(latest.manifest());
+    }
+
+    void run() {
+      switch (kind) {
+        case APPEND -> {
+          List<DataFragment> added = txn.getAppend().getFragmentsList();
+          checkNewFragments(added, "Append");
+          checkFiles(added, currentSchemaIds(), Set.of(), existing);
+          checkExplicitIds(added, true);
+        }
+        case DELETE -> {
+          Transaction.Delete delete = txn.getDelete();
+          checkFiles(delete.getUpdatedFragmentsList(), currentSchemaIds(), Set.of(), existing);
+          checkUniqueIds(delete.getUpdatedFragmentsList(), "Delete.updated_fragments");
+        }
+        case OVERWRITE -> checkOverwrite(txn.getOverwrite());
+        case CREATE_INDEX -> {
+          Transaction.CreateIndex createIndex = txn.getCreateIndex();
+          createIndex.getNewIndicesList().forEach(this::checkIndex);
+          for (IndexMetadata removed : createIndex.getRemovedIndicesList()) {
+            requireUuid(removed.hasUuid() ? removed.getUuid() : null, "CreateIndex.removed_indices uuid");
+          }
+        }
+        case REWRITE -> checkRewrite(txn.getRewrite());
+        case MERGE -> checkMerge(txn.getMerge());
+        case RESTORE -> {
+          long version = txn.getRestore().getVersion();
+          if (version < 1 || version > latest.version()) {
+            throw new InvalidTransactionException("Cannot restore version " + Long.toUnsignedString(version)
+                + ": the table's versions are 1.." + latest.version());
+          }
+        }
+        case UPDATE -> checkUpdate(txn.getUpdate());
+        case PROJECT -> {
+          requireSchema(txn.getProject().getSchemaList(), "Project");
+        }
+        case UPDATE_CONFIG -> UpdateConfigOperation.normalized(txn.getUpdateConfig());
+        case DATA_REPLACEMENT -> checkDataReplacement(txn.getDataReplacement());
+        case CLONE -> {
+          if (txn.getClone().getRefPath().isEmpty()) {
+            throw new InvalidTransactionException("Clone carries no ref_path (the source table root)");
+          }
+        }
+        case UPDATE_BASES -> {
+          for (BasePath base : txn.getUpdateBases().getNewBasesList()) {
+            if (base.getPath().isEmpty()) {
+              throw new InvalidTransactionException("UpdateBases carries a base path with an empty path");
+            }
+          }
+        }
+        default -> {
+          // ReserveFragments carries a count only; UpdateMemWalState and DataOverlay are left to the builder.
+        }
+      }
+    }
+
+    private void checkOverwrite(Transaction.Overwrite overwrite) {
+      if (latest != null && overwrite.getInitialBasesCount() > 0) {
+        throw new InvalidTransactionException(
+            "Overwrite of an existing table cannot register new bases (initial_bases is only for creation)");
+      }
+      if (latest == null) {
+        for (BasePath base : overwrite.getInitialBasesList()) {
+          if (!baseIds.add(base.getId())) {
+            throw new InvalidTransactionException("Duplicate base path ID " + Integer.toUnsignedString(base.getId())
+                + " detected. Base path IDs must be unique.");
+          }
+        }
+      }
+      Set<Integer> schemaIds = requireSchema(overwrite.getSchemaList(), "Overwrite");
+      checkNewFragments(overwrite.getFragmentsList(), "Overwrite");
+      // An Overwrite replaces every fragment: all its files are new.
+      checkFiles(overwrite.getFragmentsList(), schemaIds, Set.of(), Map.of());
+      checkExplicitIds(overwrite.getFragmentsList(), false);
+    }
+
+    private void checkRewrite(Transaction.Rewrite rewrite) {
+      List<Transaction.RewriteGroup> groups = rewrite.getGroupsCount() > 0
+          ? rewrite.getGroupsList()
+          : List.of(Transaction.RewriteGroup.newBuilder()
+              .addAllOldFragments(rewrite.getOldFragmentsList())
+              .addAllNewFragments(rewrite.getNewFragmentsList())
+              .build());
+      Set<Long> newIds = new HashSet<>();
+      for (Transaction.RewriteGroup group : groups) {
+        if (group.getOldFragmentsCount() == 0) {
+          throw new InvalidTransactionException("Rewrite group has no old fragments");
+        }
+        // Compaction may carry the fields of the files it rewrites, dropped ones included.
+        Set<Integer> carried = new HashSet<>();
+        for (DataFragment old : group.getOldFragmentsList()) {
+          DataFragment current = existing.getOrDefault(old.getId(), old);
+          current.getFilesList().forEach(f -> carried.addAll(f.getFieldsList()));
+        }
+        checkNewFragments(group.getNewFragmentsList(), "Rewrite");
+        checkFiles(group.getNewFragmentsList(), currentSchemaIds(), carried, existing);
+        for (DataFragment fragment : group.getNewFragmentsList()) {
+          if (fragment.getId() != 0 && !newIds.add(fragment.getId())) {
+            throw new InvalidTransactionException(
+                "Rewrite gives fragment id " + fragment.getId() + " to two new fragments");
+          }
+        }
+      }
+      for (Transaction.RewrittenIndex rewritten : rewrite.getRewrittenIndicesList()) {
+        requireUuid(rewritten.hasOldId() ? rewritten.getOldId() : null, "Rewrite.rewritten_indices old_id");
+        requireUuid(rewritten.hasNewId() ? rewritten.getNewId() : null, "Rewrite.rewritten_indices new_id");
+        if (!rewritten.hasNewIndexDetails()) {
+          throw new InvalidTransactionException("Rewrite.rewritten_indices new_index_details is a required field");
+        }
+        for (IndexFile file : rewritten.getNewIndexFilesList()) {
+          RelativePaths.require(file.getPath(), "Index file");
+        }
+      }
+    }
+
+    private void checkMerge(Transaction.Merge merge) {
+      Set<Integer> schemaIds = requireSchema(merge.getSchemaList(), "Merge");
+      List<DataFragment> fragments = merge.getFragmentsList();
+      List<DataFragment> original = latest.manifest().getFragmentsList();
+      if (fragments.size() < original.size()) {
+        throw new InvalidTransactionException("Merge operation reduced fragment count from " + original.size()
+            + " to " + fragments.size() + ". Merge operations should only add columns, not reduce fragments.");
+      }
+      Map<Long, DataFragment> merged = new HashMap<>();
+      fragments.forEach(f -> merged.put(f.getId(), f));
+      List<Long> missing = new ArrayList<>();
+      for (DataFragment old : original) {
+        DataFragment now = merged.get(old.getId());
+        if (now == null) {
+          missing.add(old.getId());
+        } else if (now.getPhysicalRows() != old.getPhysicalRows()) {
+          throw new InvalidTransactionException("Merge operation changed row count for fragment " + old.getId()
+              + ". Original: " + old.getPhysicalRows() + ", New: " + now.getPhysicalRows()
+              + ". Merge operations should preserve fragment row counts and only add new columns.");
+        }
+      }
+      if (!missing.isEmpty()) {
+        throw new InvalidTransactionException("Merge operation is missing original fragments: " + missing
+            + ". Merge operations should preserve all original fragments and only add new columns.");
+      }
+      checkUniqueIds(fragments, "Merge.fragments");
+      checkFiles(fragments, schemaIds, Set.of(), existing);
+    }
+
+    private void checkUpdate(Transaction.Update update) {
+      checkUniqueIds(update.getUpdatedFragmentsList(), "Update.updated_fragments");
+      checkFiles(update.getUpdatedFragmentsList(), currentSchemaIds(), Set.of(), existing);
+      checkNewFragments(update.getNewFragmentsList(), "Update");
+      checkFiles(update.getNewFragmentsList(), currentSchemaIds(), Set.of(), existing);
+      checkExplicitIds(update.getNewFragmentsList(), true);
+    }
+
+    private void checkDataReplacement(Transaction.DataReplacement replacement) {
+      List<DataFragment> asFragments = new ArrayList<>();
+      for (Transaction.DataReplacementGroup group : replacement.getReplacementsList()) {
+        if (!group.hasNewFile()) {
+          throw new InvalidTransactionException(
+              "DataReplacement group for fragment " + group.getFragmentId() + " carries no new_file");
+        }
+        if (!existing.containsKey(group.getFragmentId())) {
+          throw new InvalidTransactionException("DataReplacement names fragment " + group.getFragmentId()
+              + " which the table (version " + latest.version() + ") does not contain");
+        }
+        asFragments.add(DataFragment.newBuilder().setId(group.getFragmentId()).addFiles(group.getNewFile()).build());
+      }
+      // The replacement files are new by definition, even when a path repeats.
+      checkFiles(asFragments, currentSchemaIds(), Set.of(), Map.of());
+    }
+
+    /** Fragments the transaction adds to the table: they must carry known row counts and no foreign row ids. */
+    private void checkNewFragments(List<DataFragment> fragments, String operation) {
+      for (DataFragment fragment : fragments) {
+        if (stableRowIds && fragment.getPhysicalRows() <= 0) {
+          throw new InvalidTransactionException(operation + " adds fragment " + fragment.getId()
+              + " without physical_rows, but the table uses stable row ids and needs the row count");
+        }
+        boolean hasRowIds =
+            fragment.getRowIdSequenceCase() != DataFragment.RowIdSequenceCase.ROWIDSEQUENCE_NOT_SET;
+        if (latest != null && !stableRowIds && hasRowIds) {
+          throw new InvalidTransactionException(operation + " adds fragment " + fragment.getId()
+              + " with a row id sequence, but the table does not use stable row ids");
+        }
+      }
+    }
+
+    /**
+     * Every file the fragments name: relative paths, known bases; files not already part of the same fragment in
+     * the latest version must name at least one field, only fields of the schema (or tombstones) and no more
+     * column indices than fields.
+     */
+    private void checkFiles(List<DataFragment> fragments, Set<Integer> schemaIds, Set<Integer> alsoAllowed,
+        Map<Long, DataFragment> previous) {
+      for (DataFragment fragment : fragments) {
+        DataFragment before = previous.get(fragment.getId());
+        // A fragment may keep naming fields it already stored (e.g. of dropped columns) in rewritten file entries.
+        Set<Integer> allowed = new HashSet<>(alsoAllowed);
+        if (before != null) {
+          before.getFilesList().forEach(f -> allowed.addAll(f.getFieldsList()));
+        }
+        for (DataFile file : fragment.getFilesList()) {
+          RelativePaths.require(file.getPath(), "Data file");
+          if (file.hasBaseId()) {
+            requireBase(file.getBaseId(), "Data file " + file.getPath());
+          }
+          if (before == null || !before.getFilesList().contains(file)) {
+            checkNewFile(file, schemaIds, allowed);
+          }
+        }
+        if (fragment.hasDeletionFile() && fragment.getDeletionFile().hasBaseId()) {
+          requireBase(fragment.getDeletionFile().getBaseId(), "Deletion file of fragment " + fragment.getId());
+        }
+        if (fragment.hasExternalRowIds()) {
+          RelativePaths.require(fragment.getExternalRowIds().getPath(), "External row id file");
+        }
+        if (fragment.hasExternalCreatedAtVersions()) {
+          RelativePaths.require(fragment.getExternalCreatedAtVersions().getPath(), "External version file");
+        }
+        if (fragment.hasExternalLastUpdatedAtVersions()) {
+          RelativePaths.require(fragment.getExternalLastUpdatedAtVersions().getPath(), "External version file");
+        }
+      }
+    }
+
+    private void checkNewFile(DataFile file, Set<Integer> schemaIds, Set<Integer> alsoAllowed) {
+      if (file.getFieldsCount() == 0) {
+        throw new InvalidTransactionException("Datafile " + file.getPath() + " does not contain any fields");
+      }
+      for (int fieldId : file.getFieldsList()) {
+        if (fieldId != TOMBSTONE && !schemaIds.contains(fieldId) && !alsoAllowed.contains(fieldId)) {
+          throw new InvalidTransactionException("Data file " + file.getPath() + " names field id " + fieldId
+              + ", which is not in the table schema");
+        }
+      }
+      if (file.getColumnIndicesCount() > file.getFieldsCount()) {
+        throw new InvalidTransactionException("Data file " + file.getPath() + " has "
+            + file.getColumnIndicesCount() + " column indices for " + file.getFieldsCount() + " fields");
+      }
+    }
+
+    private void checkIndex(IndexMetadata index) {
+      requireUuid(index.hasUuid() ? index.getUuid() : null, "Index '" + index.getName() + "' uuid");
+      if (index.hasBaseId()) {
+        requireBase(index.getBaseId(), "Index '" + index.getName() + "'");
+      }
+      for (IndexFile file : index.getFilesList()) {
+        RelativePaths.require(file.getPath(), "Index file");
+      }
+    }
+
+    /** Explicit (non-zero) ids of added fragments must be unique, and new to the table when it keeps its fragments. */
+    private void checkExplicitIds(List<DataFragment> fragments, boolean keepsExisting) {
+      Set<Long> seen = new HashSet<>();
+      for (DataFragment fragment : fragments) {
+        long id = fragment.getId();
+        if (id == 0) {
+          continue;
+        }
+        if (!seen.add(id) || (keepsExisting && existing.containsKey(id))) {
+          throw new InvalidTransactionException("The transaction would leave two fragments with id " + id);
+        }
+      }
+    }
+
+    private void checkUniqueIds(List<DataFragment> fragments, String what) {
+      Set<Long> seen = new HashSet<>();
+      for (DataFragment fragment : fragments) {
+        if (!seen.add(fragment.getId())) {
+          throw new InvalidTransactionException(what + " lists fragment " + fragment.getId() + " twice");
+        }
+      }
+    }
+
+    private void requireBase(int baseId, String what) {
+      if (!baseIds.contains(baseId)) {
+        throw new InvalidTransactionException(what + " refers to base path id " + Integer.toUnsignedString(baseId)
+            + ", which the table does not have");
+      }
+    }
+
+    private Set<Integer> requireSchema(List<Field> schema, String operation) {
+      if (schema.isEmpty()) {
+        throw new InvalidTransactionException(operation + " carries no schema");
+      }
+      Set<Integer> ids = new HashSet<>();
+      for (Field field : schema) {
+        if (field.getId() < 0) {
+          throw new InvalidTransactionException(
+              operation + " schema field '" + field.getName() + "' has negative id " + field.getId());
+        }
+        if (field.getParentId() != -1 && !ids.contains(field.getParentId())) {
+          throw new InvalidTransactionException(operation + " schema field '" + field.getName() + "' (id "
+              + field.getId() + ") names parent " + field.getParentId() + ", which does not precede it");
+        }
+        if (!ids.add(field.getId())) {
+          throw new InvalidTransactionException(
+              operation + " schema has two fields with id " + field.getId());
+        }
+      }
+      return ids;
+    }
+
+    private Set<Integer> currentSchemaIds() {
+      Set<Integer> ids = new HashSet<>();
+      if (latest != null) {
+        for (Field field : latest.manifest().getFieldsList()) {
+          ids.add(field.getId());
+        }
+      }
+      return ids;
+    }
+
+    private static void requireUuid(UUID uuid, String what) {
+      if (uuid == null || uuid.getUuid().size() != 16) {
+        throw new InvalidTransactionException(what + " must be 16 bytes");
+      }
+    }
+  }
+}

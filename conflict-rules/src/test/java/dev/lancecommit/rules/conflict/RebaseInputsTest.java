@@ -1,0 +1,70 @@
+package dev.lancecommit.rules.conflict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.rules.InvalidTransactionException;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
+
+class RebaseInputsTest {
+
+  private static byte[] portable(Roaring64NavigableMap map) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (DataOutputStream data = new DataOutputStream(out)) {
+      map.serializePortable(data);
+    }
+    return out.toByteArray();
+  }
+
+  @Test
+  void decodesPortableAffectedRows() throws IOException {
+    Roaring64NavigableMap rows = Roaring64NavigableMap.bitmapOf((3L << 32) | 7, (5L << 32) | 1);
+    RebaseInputs inputs = RebaseInputs.of(Optional.of(portable(rows)), true);
+    assertThat(inputs.affectedRows()).contains(rows);
+    assertThat(inputs.rebaseAllowed()).isTrue();
+    assertThat(RebaseInputs.of(Optional.empty(), false).hasAffectedRows()).isFalse();
+    assertThat(RebaseInputs.of(Optional.empty(), false).rebaseAllowed()).isFalse();
+  }
+
+  @Test
+  void refusesGarbageAffectedRows() {
+    assertThatThrownBy(() -> RebaseInputs.of(Optional.of(new byte[] {1, 2, 3}), true))
+        .isInstanceOf(InvalidTransactionException.class).hasMessageContaining("affected_rows");
+  }
+
+  @Test
+  void affectedRowsAreCopiedInAndOut() {
+    Roaring64NavigableMap rows = Roaring64NavigableMap.bitmapOf(1L);
+    RebaseInputs inputs = RebaseInputs.builder().affectedRows(rows).build();
+    rows.addLong(2L);
+    inputs.affectedRows().orElseThrow().addLong(3L);
+    assertThat(inputs.affectedRows().orElseThrow().getLongCardinality()).isEqualTo(1);
+  }
+
+  @Test
+  void initialFragmentsAreKeyedById() {
+    RebaseInputs inputs = RebaseInputs.builder().initialFragments(List.of(Txns.fragment(4), Txns.fragment(2))).build();
+    assertThat(inputs.initialFragments().orElseThrow()).containsOnlyKeys(2L, 4L);
+    assertThatThrownBy(() -> RebaseInputs.builder().initialFragments(List.of(Txns.fragment(4), Txns.fragment(4))))
+        .isInstanceOf(IllegalArgumentException.class);
+    Map<Long, DataFragment> mislabelled = Map.of(5L, Txns.fragment(4));
+    assertThatThrownBy(() -> RebaseInputs.builder().initialFragments(mislabelled))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void defaultsAllowRebaseWithoutInputs() {
+    assertThat(RebaseInputs.defaults().rebaseAllowed()).isTrue();
+    assertThat(RebaseInputs.defaults().initialFragments()).isEmpty();
+    assertThat(RebaseInputs.noRebase().rebaseAllowed()).isFalse();
+    assertThat(RebaseInputs.noRebase().toBuilder().rebaseAllowed(true).build().rebaseAllowed()).isTrue();
+  }
+}

@@ -1,0 +1,200 @@
+package dev.lancecommit.coordinator;
+
+import dev.lancecommit.coordinator.commit.CommitSettings;
+import dev.lancecommit.coordinator.commit.DisabledEventPublisher;
+import dev.lancecommit.coordinator.commit.LaneCommitService;
+import dev.lancecommit.coordinator.http.RestServer;
+import dev.lancecommit.coordinator.http.RestServerOptions;
+import dev.lancecommit.coordinator.namespace.Catalog;
+import dev.lancecommit.coordinator.storage.ConditionalPutProbe;
+import dev.lancecommit.coordinator.storage.ObjectStores;
+import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.events.CommitEventPublisher;
+import dev.lancecommit.events.KafkaCommitEventPublisher;
+import dev.lancecommit.events.KafkaTopics;
+import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
+import dev.lancecommit.format.ManifestNaming;
+import dev.lancecommit.format.WriterVersions;
+import io.vertx.core.Vertx;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A running coordinator: REST server, commit lanes, catalog, storage and the event publisher, wired together. */
+public final class Coordinator implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
+
+  private final Deque<AutoCloseable> resources;
+  private final String restUrl;
+  private final String warehouse;
+  private final String kafkaBootstrap;
+  private final String topic;
+
+  private Coordinator(Deque<AutoCloseable> resources, String restUrl, String warehouse, String kafkaBootstrap,
+      String topic) {
+    this.resources = resources;
+    this.restUrl = restUrl;
+    this.warehouse = warehouse;
+    this.kafkaBootstrap = kafkaBootstrap;
+    this.topic = topic;
+  }
+
+  /** Starts everything the configuration asks for and returns once the REST server accepts requests. */
+  public static Coordinator start(CoordinatorConfig config) {
+    Deque<AutoCloseable> resources = new ArrayDeque<>();
+    try {
+      ObjectStores stores = new ObjectStores(config.s3Config());
+      resources.push(stores);
+      String warehouseUri = normalizeWarehouse(config.get(CoordinatorConfig.WAREHOUSE));
+      StorageLocation warehouse = stores.resolve(warehouseUri);
+      if (config.getBoolean(CoordinatorConfig.STORE_VERIFY_CONDITIONAL_PUT)) {
+        ConditionalPutProbe.verify(warehouse.store(), warehouse.key("_catalog/.probe"));
+      }
+
+      String topic = config.get(CoordinatorConfig.KAFKA_TOPIC);
+      String bootstrap = startKafka(config, resources);
+      CommitEventPublisher publisher;
+      if (bootstrap == null) {
+        publisher = new DisabledEventPublisher();
+      } else {
+        KafkaTopics.ensureTopic(bootstrap, topic, config.getInt(CoordinatorConfig.KAFKA_TOPIC_PARTITIONS),
+            (short) config.getInt(CoordinatorConfig.KAFKA_TOPIC_REPLICATION), java.util.Map.of(),
+            KafkaTopics.DEFAULT_TIMEOUT);
+        publisher = KafkaCommitEventPublisher.builder(bootstrap)
+            .topic(topic)
+            .publishTimeout(Duration.ofMillis(config.getLong(CoordinatorConfig.KAFKA_PUBLISH_TIMEOUT_MS)))
+            .build();
+      }
+      resources.push(publisher);
+
+      ExecutorService workers = Executors.newFixedThreadPool(
+          config.getInt(CoordinatorConfig.COMMIT_THREADS), namedThreads("lcc-worker-"));
+      resources.push(() -> {
+        workers.shutdown();
+        workers.awaitTermination(10, TimeUnit.SECONDS);
+      });
+      CommitSettings settings = new CommitSettings(
+          config.getInt(CoordinatorConfig.COMMIT_MAX_QUEUED_PER_TABLE),
+          config.getInt(CoordinatorConfig.COMMIT_MAX_REBUILD_ATTEMPTS),
+          config.getInt(CoordinatorConfig.COMMIT_AMBIGUOUS_WRITE_ATTEMPTS),
+          config.getInt(CoordinatorConfig.COMMIT_RECENT_TRANSACTIONS),
+          WriterVersions.coordinator(),
+          config.get(CoordinatorConfig.COMMIT_STORAGE_VERSION),
+          namingScheme(config.get(CoordinatorConfig.COMMIT_MANIFEST_NAMING)));
+      LaneCommitService commits = new LaneCommitService(stores, settings, publisher, workers, Clock.systemUTC(),
+          Duration.ofMillis(config.getLong(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS)));
+      Catalog catalog = new Catalog(warehouse);
+
+      Vertx vertx = Vertx.vertx();
+      resources.push(() -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+      RestServer server = new RestServer(vertx, catalog, commits, RestServerOptions.builder()
+          .maxBodyBytes(config.getLong(CoordinatorConfig.HTTP_MAX_BODY_BYTES))
+          .blockingExecutor(workers)
+          .build());
+      String host = config.get(CoordinatorConfig.HOST);
+      int port = server.start(host, config.getInt(CoordinatorConfig.PORT))
+          .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      resources.push(() -> server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+      String restUrl = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+      LOG.info("Coordinator serving at {} (warehouse {}, kafka {}, topic {})", restUrl, warehouseUri,
+          bootstrap == null ? "disabled" : bootstrap, topic);
+      return new Coordinator(resources, restUrl, warehouseUri, bootstrap, topic);
+    } catch (Exception e) {
+      closeAll(resources);
+      if (e instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException("The coordinator could not start: " + e.getMessage(), e);
+    }
+  }
+
+  /** The embedded broker, an external bootstrap list, or null when events are disabled. */
+  private static String startKafka(CoordinatorConfig config, Deque<AutoCloseable> resources) throws Exception {
+    String kafka = config.get(CoordinatorConfig.KAFKA).trim();
+    if (kafka.equalsIgnoreCase("none")) {
+      return null;
+    }
+    if (!kafka.equalsIgnoreCase("embedded")) {
+      return kafka;
+    }
+    Path dir = Path.of(config.get(CoordinatorConfig.KAFKA_EMBEDDED_DIR)).toAbsolutePath().normalize();
+    Files.createDirectories(dir);
+    EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().dataDir(dir).build();
+    broker.start();
+    resources.push(broker);
+    return broker.bootstrapServers();
+  }
+
+  private static String normalizeWarehouse(String warehouse) throws java.io.IOException {
+    if (warehouse.contains("://")) {
+      return warehouse;
+    }
+    Path path = Path.of(warehouse).toAbsolutePath().normalize();
+    Files.createDirectories(path);
+    return path.toString();
+  }
+
+  private static ManifestNaming.Scheme namingScheme(String value) {
+    return switch (value.trim().toLowerCase(Locale.ROOT)) {
+      case "v1" -> ManifestNaming.Scheme.V1;
+      case "v2" -> ManifestNaming.Scheme.V2;
+      default -> throw new IllegalArgumentException(
+          "Configuration key " + CoordinatorConfig.COMMIT_MANIFEST_NAMING.name() + " must be v1 or v2, got " + value);
+    };
+  }
+
+  private static ThreadFactory namedThreads(String prefix) {
+    AtomicInteger counter = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, prefix + counter.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  public String restUrl() {
+    return restUrl;
+  }
+
+  public String warehouse() {
+    return warehouse;
+  }
+
+  /** The Kafka bootstrap servers events go to, or null when events are disabled. */
+  public String kafkaBootstrap() {
+    return kafkaBootstrap;
+  }
+
+  public String topic() {
+    return topic;
+  }
+
+  @Override
+  public void close() {
+    closeAll(resources);
+  }
+
+  private static void closeAll(Deque<AutoCloseable> resources) {
+    synchronized (resources) {
+      while (!resources.isEmpty()) {
+        AutoCloseable resource = resources.pop();
+        try {
+          resource.close();
+        } catch (Exception e) {
+          LOG.warn("Error while stopping {}", resource, e);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,350 @@
+package dev.lancecommit.coordinator.commit;
+
+import dev.lancecommit.coordinator.storage.ObjectAlreadyExistsException;
+import dev.lancecommit.coordinator.storage.StoreException;
+import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
+import dev.lancecommit.coordinator.storage.StoreUnavailableException;
+import dev.lancecommit.coordinator.table.TableStorage;
+import dev.lancecommit.events.CommitEvent;
+import dev.lancecommit.events.CommitEventPublisher;
+import dev.lancecommit.format.ManifestFile;
+import dev.lancecommit.format.ManifestNaming;
+import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.TransactionFiles;
+import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.rules.CommitContext;
+import dev.lancecommit.rules.ManifestBuilder;
+import dev.lancecommit.rules.OperationKind;
+import dev.lancecommit.rules.TransactionValidator;
+import dev.lancecommit.rules.conflict.CommittedTransaction;
+import dev.lancecommit.rules.conflict.ConflictOutcome;
+import dev.lancecommit.rules.conflict.ConflictResolver;
+import dev.lancecommit.rules.conflict.RebaseInputs;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies the commits of one table, one at a time, in arrival order.
+ *
+ * <p>The lane keeps the latest version it knows and the transactions of recent versions, so a commit queued behind
+ * a write in flight is checked against that write the moment it lands, without listing the store. The store stays
+ * the source of truth: when a create-only write finds its version taken (another coordinator, or a writer bypassing
+ * us), the lane reloads what landed and checks again.
+ */
+final class CommitLane {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitLane.class);
+
+  private final TableRef table;
+  private final TableStorage storage;
+  private final CommitSettings settings;
+  private final CommitEventPublisher events;
+  private final Executor executor;
+  private final Clock clock;
+
+  private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+  private boolean draining;
+
+  // Touched only by the thread draining the lane.
+  private LaneState state;
+
+  CommitLane(
+      TableRef table,
+      TableStorage storage,
+      CommitSettings settings,
+      CommitEventPublisher events,
+      Executor executor,
+      Clock clock) {
+    this.table = table;
+    this.storage = storage;
+    this.settings = settings;
+    this.events = events;
+    this.executor = executor;
+    this.clock = clock;
+  }
+
+  CompletableFuture<CommitResult> submit(CommitRequest request) {
+    Pending pending = new Pending(request, new CompletableFuture<>());
+    boolean startDrain;
+    synchronized (queue) {
+      if (queue.size() >= settings.maxQueuedPerTable()) {
+        throw new CommitThrottledException(
+            "Table " + table.joinedId() + " has " + queue.size() + " commits queued; retry later");
+      }
+      queue.add(pending);
+      startDrain = !draining;
+      draining = true;
+    }
+    if (startDrain) {
+      executor.execute(this::drain);
+    }
+    return pending.result();
+  }
+
+  private void drain() {
+    while (true) {
+      Pending next;
+      synchronized (queue) {
+        next = queue.poll();
+        if (next == null) {
+          draining = false;
+          return;
+        }
+      }
+      try {
+        process(next);
+      } catch (Throwable t) {
+        next.result().completeExceptionally(t);
+      }
+    }
+  }
+
+  private void process(Pending pending) {
+    Transaction txn = TransactionDecoding.decode(pending.request().transaction());
+    OperationKind kind = OperationKind.of(txn);
+    for (int attempt = 1; ; attempt++) {
+      LaneState current = currentState();
+      TransactionValidator.validate(txn, current.latest());
+
+      List<CommittedTransaction> since = current.committedSince(txn.getReadVersion(), storage);
+      RebaseInputs inputs = rebaseInputs(pending.request(), txn, kind, since, current);
+      ConflictOutcome outcome = ConflictResolver.checkAll(txn, since, inputs);
+      switch (outcome.kind()) {
+        case ALREADY_COMMITTED -> {
+          answerAlreadyCommitted(pending, txn, kind, outcome.theirVersion(), current);
+          return;
+        }
+        case RETRYABLE, INCOMPATIBLE -> throw outcome.toException();
+        case REBASE -> throw new dev.lancecommit.rules.conflict.CommitConflictException(
+            true, outcome.theirVersion(), outcome.theirOperation().lanceName(), "rebase-unavailable",
+            outcome.reason() + "; this coordinator does not rebase it server-side yet: rebuild the transaction on "
+                + "version " + current.latestVersion() + " and retry");
+        case COMPATIBLE -> { }
+      }
+
+      long version = current.latestVersion() + 1;
+      ManifestNaming.Scheme scheme = current.scheme();
+      CommitContext ctx = new CommitContext(version, clock.instant(), TransactionFiles.fileName(txn),
+          settings.writerVersion(), false, settings.defaultStorageVersion());
+      TableState next = ManifestBuilder.build(current.latest(), txn, ctx);
+      byte[] file = new ManifestFile(next.manifest(), next.indices(), Optional.of(txn)).encode();
+      storage.writeTransactionFile(txn); // before the manifest, like Lance: a version never lacks its .txn
+
+      WriteOutcome written = writeManifest(version, scheme, file, txn);
+      if (written == WriteOutcome.TAKEN) {
+        if (attempt >= settings.maxRebuildAttempts()) {
+          throw new dev.lancecommit.rules.conflict.CommitConflictException(
+              true, version, "unknown", "contention",
+              "Version " + version + " was taken by another writer " + attempt + " times in a row; retry later");
+        }
+        state = null; // someone else committed: reload from the store and check against what landed
+        continue;
+      }
+      state = current.advance(next, txn);
+      String manifestUri = storage.manifestUri(version, scheme);
+      CommitResult result =
+          new CommitResult(version, txn.getReadVersion(), txn.getUuid(), manifestUri, kind.lanceName());
+      CommitEvent event = CommitEventFactory.committed(table, current.latest(), next, txn, kind, manifestUri,
+          pending.request().actor(), clock.instant());
+      publishThenAnswer(pending, event, result);
+      return;
+    }
+  }
+
+  /**
+   * Delete and Update are checked against the fragments as they were at the transaction's read version, which the
+   * lane only reads when something was committed since.
+   */
+  private RebaseInputs rebaseInputs(CommitRequest request, Transaction txn, OperationKind kind,
+      List<CommittedTransaction> since, LaneState current) {
+    RebaseInputs inputs = RebaseInputs.of(request.affectedRows(), request.rebase());
+    if (since.isEmpty() || (kind != OperationKind.DELETE && kind != OperationKind.UPDATE)) {
+      return inputs;
+    }
+    long readVersion = txn.getReadVersion();
+    ManifestFile atRead = storage.readManifest(readVersion, current.scheme()).orElseThrow(() ->
+        new StoreException("Version " + readVersion + " (the transaction's read version) is missing"));
+    return inputs.toBuilder().initialFragments(atRead.manifest().getFragmentsList()).build();
+  }
+
+  private enum WriteOutcome { WRITTEN, TAKEN }
+
+  /**
+   * Creates the manifest. A write whose outcome is unknown is settled by reading the version back: ours means
+   * committed, someone else's means taken, absent means the create-only write is retried (safe: it cannot
+   * overwrite). Only when reading back keeps failing is the answer "state unknown".
+   */
+  private WriteOutcome writeManifest(long version, ManifestNaming.Scheme scheme, byte[] file, Transaction txn) {
+    StoreException lastFailure = null;
+    for (int attempt = 1; attempt <= settings.ambiguousWriteAttempts(); attempt++) {
+      try {
+        storage.createManifest(version, scheme, file);
+        return WriteOutcome.WRITTEN;
+      } catch (ObjectAlreadyExistsException e) {
+        return landedTransactionIsOurs(version, scheme, txn) ? WriteOutcome.WRITTEN : WriteOutcome.TAKEN;
+      } catch (StoreUnavailableException e) {
+        if (lastFailure == null) {
+          throw e; // certainly not applied, and nothing of ours may be in flight
+        }
+        lastFailure = e;
+      } catch (StoreOutcomeUnknownException e) {
+        lastFailure = e;
+        LOG.warn("Outcome of writing version {} of {} is unknown; reading it back", version, table.joinedId(), e);
+        try {
+          Optional<ManifestFile> landed = storage.readManifest(version, scheme);
+          if (landed.isPresent()) {
+            return storage.transactionOf(landed.get()).getUuid().equals(txn.getUuid())
+                ? WriteOutcome.WRITTEN
+                : WriteOutcome.TAKEN;
+          }
+        } catch (StoreException readBack) {
+          lastFailure = readBack;
+        }
+      }
+      sleepBackoff(attempt);
+    }
+    state = null; // whatever happened, do not trust the cached state
+    throw new CommitStateUnknownException(version,
+        "Could not tell whether version " + version + " of table " + table.joinedId() + " was written: "
+            + lastFailure.getMessage() + ". Resubmit the same transaction to find out or finish the commit.",
+        lastFailure);
+  }
+
+  private boolean landedTransactionIsOurs(long version, ManifestNaming.Scheme scheme, Transaction txn) {
+    // A retried create can find the version taken by its own earlier attempt that did land.
+    return storage.readManifest(version, scheme)
+        .map(f -> storage.transactionOf(f).getUuid().equals(txn.getUuid()))
+        .orElse(false);
+  }
+
+  private void answerAlreadyCommitted(
+      Pending pending, Transaction txn, OperationKind kind, long version, LaneState current) {
+    ManifestNaming.Scheme scheme = current.scheme();
+    String manifestUri = storage.manifestUri(version, scheme);
+    CommitResult result =
+        new CommitResult(version, txn.getReadVersion(), txn.getUuid(), manifestUri, kind.lanceName());
+    // The first answer may have been lost together with its event: publish again; consumers drop the duplicate.
+    ManifestFile landed = storage.readManifest(version, scheme).orElseThrow();
+    TableState previous = storage.readManifest(version - 1, scheme).map(storage::stateOf).orElse(null);
+    CommitEvent event = CommitEventFactory.committed(table, previous, storage.stateOf(landed), storage.transactionOf(landed),
+        kind, manifestUri, pending.request().actor(), clock.instant());
+    publishThenAnswer(pending, event, result);
+  }
+
+  private void publishThenAnswer(Pending pending, CommitEvent event, CommitResult result) {
+    // Answer from our executor, never from Kafka's I/O thread: whatever is chained on the answer must not stall it.
+    events.publish(event).whenCompleteAsync((ok, failure) -> {
+      if (failure == null) {
+        pending.result().complete(result);
+      } else {
+        pending.result().completeExceptionally(new EventPublishException(result.version(),
+            "Version " + result.version() + " of table " + table.joinedId() + " was committed but its event could "
+                + "not be published: " + failure.getMessage() + ". Resubmit the same transaction to publish it.",
+            failure));
+      }
+    }, executor);
+  }
+
+  private LaneState currentState() {
+    if (state == null) {
+      state = LaneState.load(storage, settings.recentTransactions(), settings.newTableScheme());
+    }
+    return state;
+  }
+
+  private void sleepBackoff(int attempt) {
+    try {
+      Thread.sleep(Math.min(2000L, 50L << Math.min(attempt, 6)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreUnavailableException("Interrupted while settling a manifest write", e);
+    }
+  }
+
+  private record Pending(CommitRequest request, CompletableFuture<CommitResult> result) {}
+
+  /**
+   * The lane's view of the table: the latest version (null when the table has none yet), its naming scheme and the
+   * transactions of recent versions.
+   */
+  static final class LaneState {
+    private final TableState latest;
+    private final ManifestNaming.Scheme scheme;
+    private final TreeMap<Long, Transaction> recent;
+    private final int recentLimit;
+
+    private LaneState(TableState latest, ManifestNaming.Scheme scheme, TreeMap<Long, Transaction> recent,
+        int recentLimit) {
+      this.latest = latest;
+      this.scheme = scheme;
+      this.recent = recent;
+      this.recentLimit = recentLimit;
+    }
+
+    static LaneState load(TableStorage storage, int recentLimit, ManifestNaming.Scheme newTableScheme) {
+      TableStorage.VersionListing listing = storage.listVersions();
+      if (listing.latest().isEmpty()) {
+        return new LaneState(null, newTableScheme, new TreeMap<>(), recentLimit);
+      }
+      ManifestNaming.Scheme scheme = listing.scheme().orElseThrow();
+      long latestVersion = listing.latest().get();
+      ManifestFile file = storage.readManifest(latestVersion, scheme)
+          .orElseThrow(() -> new StoreException("Version " + latestVersion + " vanished while loading"));
+      TreeMap<Long, Transaction> recent = new TreeMap<>();
+      recent.put(latestVersion, storage.transactionOf(file));
+      return new LaneState(storage.stateOf(file), scheme, recent, recentLimit);
+    }
+
+    TableState latest() {
+      return latest;
+    }
+
+    long latestVersion() {
+      return latest == null ? 0 : latest.version();
+    }
+
+    ManifestNaming.Scheme scheme() {
+      return scheme;
+    }
+
+    /** The transactions of every version after {@code readVersion}, ascending, loading what is not cached. */
+    List<CommittedTransaction> committedSince(long readVersion, TableStorage storage) {
+      List<CommittedTransaction> since = new ArrayList<>();
+      for (long v = readVersion + 1; v <= latestVersion(); v++) {
+        Transaction txn = recent.get(v);
+        if (txn == null) {
+          long version = v;
+          ManifestFile file = storage.readManifest(v, scheme).orElseThrow(() ->
+              new StoreException("Version " + version + " is missing; the table history has a gap"));
+          txn = storage.transactionOf(file);
+          remember(v, txn);
+        }
+        since.add(new CommittedTransaction(v, txn));
+      }
+      return since;
+    }
+
+    LaneState advance(TableState next, Transaction txn) {
+      TreeMap<Long, Transaction> recentNext = recent; // the lane owns it; no one else reads the old state
+      LaneState advanced = new LaneState(next, scheme, recentNext, recentLimit);
+      advanced.remember(next.version(), txn);
+      return advanced;
+    }
+
+    private void remember(long version, Transaction txn) {
+      recent.put(version, txn);
+      while (recent.size() > recentLimit) {
+        Map.Entry<Long, Transaction> oldest = recent.firstEntry();
+        recent.remove(oldest.getKey());
+      }
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package dev.lancecommit.coordinator.http;
+
+import dev.lancecommit.coordinator.commit.CommitRequest;
+import dev.lancecommit.coordinator.commit.CommitResult;
+import dev.lancecommit.coordinator.commit.CommitService;
+import dev.lancecommit.coordinator.namespace.Catalog;
+import dev.lancecommit.coordinator.namespace.TableEntry;
+import dev.lancecommit.coordinator.namespace.TableNotFoundException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * CommitTable, this product's extension of the namespace API: {@code POST /v1/table/{id}/commit} with either the raw
+ * Lance {@code Transaction} protobuf ({@code Content-Type: application/x-protobuf}; {@code rebase} may then be given
+ * as a query parameter) or JSON {@code {"transaction": base64, "affected_rows": base64?, "rebase": bool?}}.
+ */
+final class CommitRoute {
+  static final String ANONYMOUS = "anonymous";
+
+  private final Catalog catalog;
+  private final CommitService commitService;
+  private final Blocking blocking;
+
+  CommitRoute(Catalog catalog, CommitService commitService, Blocking blocking) {
+    this.catalog = catalog;
+    this.commitService = commitService;
+    this.blocking = blocking;
+  }
+
+  void mount(Router router) {
+    router.post("/v1/table/:id/commit").handler(this::commit);
+  }
+
+  private void commit(RoutingContext ctx) {
+    Parsed parsed = parse(ctx);
+    List<String> id = RequestIds.tableId(ctx, parsed.bodyId);
+    CommitRequest request = parsed.request;
+    Vertx vertx = ctx.vertx();
+    // The catalog lookup blocks; the service is called from the worker too, in case it does work before returning.
+    blocking.run(() -> {
+      TableEntry entry = catalog.loadTable(id).orElseThrow(() -> new TableNotFoundException(id));
+      return commitService.commit(entry.toRef(), request);
+    }).compose(pending -> pending == null
+        ? Future.<CommitResult>failedFuture(new IllegalStateException("CommitService returned no future"))
+        : Future.fromCompletionStage(pending, vertx.getOrCreateContext()))
+        .onSuccess(result -> Responses.json(ctx, toJson(result)))
+        .onFailure(ctx::fail);
+  }
+
+  static JsonObject toJson(CommitResult result) {
+    return new JsonObject()
+        .put("version", result.version())
+        .put("read_version", result.readVersion())
+        .put("transaction_uuid", result.transactionUuid())
+        .put("manifest_path", result.manifestPath())
+        .put("operation", result.operation());
+  }
+
+  private static Parsed parse(RoutingContext ctx) {
+    Buffer body = ctx.body().buffer();
+    if (body == null || body.length() == 0) {
+      throw ApiException.invalidInput("Request body is empty", "CommitTable needs a Lance transaction");
+    }
+    String mediaType = mediaType(ctx.request().getHeader("content-type"));
+    if (mediaType.equals("application/x-protobuf") || mediaType.equals("application/protobuf")) {
+      boolean rebase = rebaseQuery(ctx);
+      return new Parsed(Optional.empty(),
+          new CommitRequest(body.getBytes(), Optional.empty(), rebase, ANONYMOUS));
+    }
+    if (!mediaType.equals("application/json")) {
+      throw ApiException.invalidInput("Unsupported content type '" + mediaType + "'",
+          "CommitTable accepts application/x-protobuf (raw Transaction bytes) or application/json");
+    }
+    JsonBody json = JsonBody.parse(body);
+    byte[] transaction = base64(json, "transaction")
+        .orElseThrow(() -> ApiException.invalidInput("Field 'transaction' is required"));
+    if (transaction.length == 0) {
+      throw ApiException.invalidInput("Field 'transaction' is empty");
+    }
+    Optional<byte[]> affectedRows = base64(json, "affected_rows");
+    boolean rebase = json.bool("rebase").orElse(true);
+    return new Parsed(json.stringList("id"), new CommitRequest(transaction, affectedRows, rebase, ANONYMOUS));
+  }
+
+  private static Optional<byte[]> base64(JsonBody json, String field) {
+    return json.string(field).map(text -> {
+      try {
+        return Base64.getDecoder().decode(text);
+      } catch (IllegalArgumentException e) {
+        throw ApiException.invalidInput("Field '" + field + "' is not valid base64", e.getMessage());
+      }
+    });
+  }
+
+  private static boolean rebaseQuery(RoutingContext ctx) {
+    List<String> values = ctx.queryParam("rebase");
+    if (values.isEmpty()) {
+      return true;
+    }
+    String value = values.get(0).toLowerCase(Locale.ROOT);
+    if (values.size() > 1 || !(value.equals("true") || value.equals("false"))) {
+      throw ApiException.invalidInput("Query parameter 'rebase' must be true or false");
+    }
+    return Boolean.parseBoolean(value);
+  }
+
+  private static String mediaType(String header) {
+    if (header == null) {
+      return "";
+    }
+    int semicolon = header.indexOf(';');
+    return (semicolon < 0 ? header : header.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
+  }
+
+  private record Parsed(Optional<List<String>> bodyId, CommitRequest request) {}
+}

@@ -1,0 +1,128 @@
+package dev.lancecommit.coordinator.http;
+
+import dev.lancecommit.coordinator.commit.CommitStateUnknownException;
+import dev.lancecommit.coordinator.commit.CommitThrottledException;
+import dev.lancecommit.coordinator.commit.EventPublishException;
+import dev.lancecommit.coordinator.namespace.InvalidCatalogInputException;
+import dev.lancecommit.coordinator.namespace.NamespaceAlreadyExistsException;
+import dev.lancecommit.coordinator.namespace.NamespaceNotEmptyException;
+import dev.lancecommit.coordinator.namespace.NamespaceNotFoundException;
+import dev.lancecommit.coordinator.namespace.TableAlreadyExistsException;
+import dev.lancecommit.coordinator.namespace.TableNotFoundException;
+import dev.lancecommit.coordinator.namespace.TableVersionNotFoundException;
+import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
+import dev.lancecommit.coordinator.storage.StoreUnavailableException;
+import dev.lancecommit.rules.InvalidTransactionException;
+import dev.lancecommit.rules.SchemaContractException;
+import dev.lancecommit.rules.UnsupportedFeatureException;
+import dev.lancecommit.rules.UnsupportedOperationTypeException;
+import dev.lancecommit.rules.conflict.CommitConflictException;
+import io.vertx.core.json.JsonObject;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The one place that decides which HTTP status and spec error code an exception becomes (ARCHITECTURE.md). */
+public final class ErrorMapper {
+  private static final Logger LOG = LoggerFactory.getLogger(ErrorMapper.class);
+
+  private ErrorMapper() {}
+
+  public static ApiException toApiException(Throwable failure) {
+    Throwable t = unwrap(failure);
+    if (t instanceof ApiException api) {
+      return api;
+    }
+    if (t instanceof InvalidTransactionException || t instanceof InvalidCatalogInputException) {
+      return ApiException.invalidInput(t.getMessage());
+    }
+    if (t instanceof UnsupportedOperationTypeException e) {
+      return new ApiException(400, ErrorCode.UNSUPPORTED, e.getMessage(),
+          "Operation " + e.operation() + " is well-formed but this coordinator cannot apply it yet");
+    }
+    if (t instanceof SchemaContractException e) {
+      return new ApiException(400, ErrorCode.TABLE_SCHEMA_VALIDATION_ERROR, e.getMessage(),
+          e.getMessage() + " (field " + e.fieldPath() + ")");
+    }
+    if (t instanceof NamespaceNotFoundException) {
+      return new ApiException(404, ErrorCode.NAMESPACE_NOT_FOUND, t.getMessage(), t.getMessage());
+    }
+    if (t instanceof TableNotFoundException) {
+      return new ApiException(404, ErrorCode.TABLE_NOT_FOUND, t.getMessage(), t.getMessage());
+    }
+    if (t instanceof TableVersionNotFoundException) {
+      return new ApiException(404, ErrorCode.TABLE_VERSION_NOT_FOUND, t.getMessage(), t.getMessage());
+    }
+    if (t instanceof NamespaceAlreadyExistsException) {
+      return new ApiException(409, ErrorCode.NAMESPACE_ALREADY_EXISTS, t.getMessage(), t.getMessage());
+    }
+    if (t instanceof NamespaceNotEmptyException) {
+      return new ApiException(409, ErrorCode.NAMESPACE_NOT_EMPTY, "Namespace is not empty", t.getMessage());
+    }
+    if (t instanceof TableAlreadyExistsException) {
+      return new ApiException(409, ErrorCode.TABLE_ALREADY_EXISTS, t.getMessage(), t.getMessage());
+    }
+    if (t instanceof CommitConflictException e) {
+      return conflict(e);
+    }
+    if (t instanceof UnsupportedFeatureException) {
+      return new ApiException(409, ErrorCode.INVALID_TABLE_STATE, "Unsupported table feature", t.getMessage());
+    }
+    if (t instanceof CommitThrottledException) {
+      return new ApiException(429, ErrorCode.THROTTLING, "Too many commits queued for this table", t.getMessage());
+    }
+    if (t instanceof CommitStateUnknownException e) {
+      LOG.warn("Commit state unknown for version {}: {}", e.version(), e.toString());
+      return new ApiException(503, ErrorCode.SERVICE_UNAVAILABLE, "Commit outcome unknown",
+          "The manifest for version " + e.version() + " may or may not have been written: " + e.getMessage()
+              + ". Resubmitting the same transaction (same uuid) is safe.");
+    }
+    if (t instanceof EventPublishException e) {
+      LOG.warn("Commit event for version {} not published: {}", e.version(), e.toString());
+      return new ApiException(503, ErrorCode.SERVICE_UNAVAILABLE, "Commit event not published",
+          "Version " + e.version() + " was committed but its event could not be published: " + e.getMessage()
+              + ". Resubmitting the same transaction returns the version and publishes the event.");
+    }
+    if (t instanceof StoreUnavailableException || t instanceof StoreOutcomeUnknownException) {
+      LOG.warn("Object store unavailable: {}", t.toString());
+      return new ApiException(503, ErrorCode.SERVICE_UNAVAILABLE, "Object store unavailable", t.getMessage());
+    }
+    if (t instanceof RejectedExecutionException) {
+      LOG.warn("Blocking executor refused work: {}", t.toString());
+      return new ApiException(503, ErrorCode.SERVICE_UNAVAILABLE, "Server busy",
+          "The coordinator's worker pool is saturated or shutting down; retry later");
+    }
+    LOG.error("Unexpected failure", t);
+    return ApiException.internal(t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage()));
+  }
+
+  private static ApiException conflict(CommitConflictException e) {
+    String kind = e.retryable() ? "Retryable" : "Incompatible";
+    String error = kind + " commit conflict with version " + e.conflictingVersion() + " ("
+        + e.conflictingOperation() + ")";
+    String detail = e.getMessage() + "; conflicting version " + e.conflictingVersion() + ", operation "
+        + e.conflictingOperation() + ", rule " + e.rule()
+        + (e.retryable() ? "; rebuild the transaction on the latest version and retry" : "; do not retry");
+    return new ApiException(409, e.retryable() ? ErrorCode.CONCURRENT_MODIFICATION : ErrorCode.INVALID_TABLE_STATE,
+        error, detail);
+  }
+
+  static Throwable unwrap(Throwable failure) {
+    Throwable t = failure;
+    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  /** The spec's ErrorResponse body. */
+  public static JsonObject body(ApiException e, String instance) {
+    return new JsonObject()
+        .put("error", e.error())
+        .put("code", e.code())
+        .put("detail", e.detail())
+        .put("instance", instance);
+  }
+}

@@ -1,0 +1,118 @@
+package dev.lancecommit.coordinator.http;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/** Typed, strict access to a JSON request body; every type mismatch is a 400 naming the field. */
+final class JsonBody {
+  private final JsonObject json;
+
+  private JsonBody(JsonObject json) {
+    this.json = json;
+  }
+
+  /** An absent or blank body reads as {@code {}}: every field of the spec's request objects is optional. */
+  static JsonBody parseOrEmpty(Buffer body) {
+    if (body == null || body.toString().isBlank()) {
+      return new JsonBody(new JsonObject());
+    }
+    return parse(body);
+  }
+
+  static JsonBody parse(Buffer body) {
+    if (body == null || body.length() == 0) {
+      throw ApiException.invalidInput("Request body is empty");
+    }
+    Object value;
+    try {
+      value = body.toJsonValue();
+    } catch (DecodeException e) {
+      throw ApiException.invalidInput("Request body is not valid JSON", e.getMessage());
+    }
+    if (!(value instanceof JsonObject object)) {
+      throw ApiException.invalidInput("Request body must be a JSON object");
+    }
+    return new JsonBody(object);
+  }
+
+  Optional<String> string(String field) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return Optional.empty();
+    }
+    if (!(value instanceof String s)) {
+      throw wrongType(field, "a string");
+    }
+    return Optional.of(s);
+  }
+
+  Optional<Boolean> bool(String field) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return Optional.empty();
+    }
+    if (!(value instanceof Boolean b)) {
+      throw wrongType(field, "a boolean");
+    }
+    return Optional.of(b);
+  }
+
+  OptionalLong nonNegativeLong(String field) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return OptionalLong.empty();
+    }
+    if (!(value instanceof Integer || value instanceof Long) || ((Number) value).longValue() < 0) {
+      throw wrongType(field, "a non-negative integer");
+    }
+    return OptionalLong.of(((Number) value).longValue());
+  }
+
+  Optional<List<String>> stringList(String field) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return Optional.empty();
+    }
+    if (!(value instanceof JsonArray array)) {
+      throw wrongType(field, "an array of strings");
+    }
+    List<String> out = new ArrayList<>(array.size());
+    for (Object item : array) {
+      if (!(item instanceof String s)) {
+        throw wrongType(field, "an array of strings");
+      }
+      out.add(s);
+    }
+    return Optional.of(List.copyOf(out));
+  }
+
+  Map<String, String> stringMap(String field) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return Map.of();
+    }
+    if (!(value instanceof JsonObject object)) {
+      throw wrongType(field, "an object of string values");
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Map.Entry<String, Object> entry : object) {
+      if (!(entry.getValue() instanceof String s)) {
+        throw wrongType(field + "." + entry.getKey(), "a string");
+      }
+      out.put(entry.getKey(), s);
+    }
+    return out;
+  }
+
+  private static ApiException wrongType(String field, String expected) {
+    return ApiException.invalidInput("Field '" + field + "' must be " + expected);
+  }
+}

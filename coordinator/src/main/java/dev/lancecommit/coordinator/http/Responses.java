@@ -1,0 +1,41 @@
+package dev.lancecommit.coordinator.http;
+
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.util.Map;
+import java.util.TreeMap;
+
+final class Responses {
+  private Responses() {}
+
+  static JsonObject stringMap(Map<String, String> map) {
+    JsonObject out = new JsonObject();
+    new TreeMap<>(map).forEach(out::put);
+    return out;
+  }
+
+  static void json(RoutingContext ctx, JsonObject body) {
+    if (ctx.response().ended()) {
+      return;
+    }
+    ctx.response().setStatusCode(200).putHeader("content-type", "application/json").end(body.encode());
+  }
+
+  /** The REST spec's Exists operations answer 200 with no body. */
+  static void empty(RoutingContext ctx) {
+    if (ctx.response().ended()) {
+      return;
+    }
+    ctx.response().setStatusCode(200).end();
+  }
+
+  static void error(RoutingContext ctx, ApiException e) {
+    if (ctx.response().ended()) {
+      return;
+    }
+    ctx.response()
+        .setStatusCode(e.httpStatus())
+        .putHeader("content-type", "application/json")
+        .end(ErrorMapper.body(e, ctx.request().path()).encode());
+  }
+}

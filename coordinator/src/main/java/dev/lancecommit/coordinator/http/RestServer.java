@@ -1,0 +1,98 @@
+package dev.lancecommit.coordinator.http;
+
+import dev.lancecommit.coordinator.commit.CommitService;
+import dev.lancecommit.coordinator.namespace.Catalog;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.handler.HttpException;
+
+/**
+ * The coordinator's HTTP API: the supported part of the Lance namespace REST spec plus CommitTable. Handlers parse
+ * and validate on the event loop and run every catalog, storage and commit call through the blocking executor.
+ */
+public final class RestServer {
+  private final Vertx vertx;
+  private final RestServerOptions options;
+  private final Router router;
+  private HttpServer server;
+
+  public RestServer(Vertx vertx, Catalog catalog, CommitService commitService) {
+    this(vertx, catalog, commitService, RestServerOptions.defaults());
+  }
+
+  public RestServer(Vertx vertx, Catalog catalog, CommitService commitService, RestServerOptions options) {
+    this.vertx = vertx;
+    this.options = options;
+    this.router = buildRouter(catalog, commitService);
+  }
+
+  /** Binds the server; {@code port} 0 picks a free port. Completes with the port actually bound. */
+  public synchronized Future<Integer> start(String host, int port) {
+    if (server != null) {
+      return Future.failedFuture(new IllegalStateException("RestServer already started"));
+    }
+    HttpServer created = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port));
+    server = created;
+    return created.requestHandler(router).listen().map(HttpServer::actualPort);
+  }
+
+  /** Stops accepting requests; completes when the listening socket is closed. */
+  public synchronized Future<Void> close() {
+    HttpServer current = server;
+    server = null;
+    return current == null ? Future.succeededFuture() : current.close();
+  }
+
+  /** The router, for mounting under another server in tests or tools. */
+  public Router router() {
+    return router;
+  }
+
+  private Router buildRouter(Catalog catalog, CommitService commitService) {
+    Blocking blocking = new Blocking(vertx, options.blockingExecutor().orElse(null));
+    Router r = Router.router(vertx);
+    r.route().handler(BodyHandler.create(false).setBodyLimit(options.maxBodyBytes()));
+    new NamespaceRoutes(catalog, blocking).mount(r);
+    new TableRoutes(catalog, blocking).mount(r);
+    new CommitRoute(catalog, commitService, blocking).mount(r);
+    UnsupportedRoutes.mount(r);
+    r.route().failureHandler(this::renderFailure);
+    r.errorHandler(404, ctx -> Responses.error(ctx,
+        ApiException.routeNotFound(ctx.request().method().name(), ctx.request().path())));
+    r.errorHandler(405, ctx -> Responses.error(ctx,
+        ApiException.methodNotAllowed(ctx.request().method().name(), ctx.request().path())));
+    return r;
+  }
+
+  private void renderFailure(RoutingContext ctx) {
+    Throwable failure = ctx.failure();
+    int status = failure instanceof HttpException http ? http.getStatusCode() : ctx.statusCode();
+    ApiException error;
+    if (failure == null || failure instanceof HttpException) {
+      error = fromStatus(ctx, status);
+    } else {
+      error = ErrorMapper.toApiException(failure);
+    }
+    Responses.error(ctx, error);
+  }
+
+  private ApiException fromStatus(RoutingContext ctx, int status) {
+    switch (status) {
+      case 413:
+        return ApiException.bodyTooLarge(options.maxBodyBytes());
+      case 404:
+        return ApiException.routeNotFound(ctx.request().method().name(), ctx.request().path());
+      case 405:
+        return ApiException.methodNotAllowed(ctx.request().method().name(), ctx.request().path());
+      case 400:
+        return ApiException.invalidInput("Bad request");
+      default:
+        return ErrorMapper.toApiException(new IllegalStateException("Request failed with status " + status));
+    }
+  }
+}

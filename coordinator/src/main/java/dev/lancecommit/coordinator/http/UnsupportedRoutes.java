@@ -1,0 +1,73 @@
+package dev.lancecommit.coordinator.http;
+
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Router;
+import java.util.List;
+
+/** Every other operation of the Lance namespace REST spec answers 501 with code 0, naming the operation. */
+final class UnsupportedRoutes {
+  private record Operation(HttpMethod method, String path, String operationId) {}
+
+  private static final List<Operation> OPERATIONS = List.of(
+      new Operation(HttpMethod.GET, "/v1/namespace/:id/list", "ListNamespaces"),
+      new Operation(HttpMethod.POST, "/v1/namespace/:id/drop", "DropNamespace"),
+      new Operation(HttpMethod.GET, "/v1/namespace/:id/table/list", "ListTables"),
+      new Operation(HttpMethod.GET, "/v1/table", "ListAllTables"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/drop", "DropTable"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/deregister", "DeregisterTable"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/restore", "RestoreTable"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/rename", "RenameTable"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/schema_metadata/update", "UpdateTableSchemaMetadata"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/version/list", "ListTableVersions"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/version/create", "CreateTableVersion"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/version/describe", "DescribeTableVersion"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/version/delete", "BatchDeleteTableVersions"),
+      new Operation(HttpMethod.POST, "/v1/table/version/batch-create", "BatchCreateTableVersions"),
+      new Operation(HttpMethod.POST, "/v1/table/batch-commit", "BatchCommitTables"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/alter_columns", "AlterTableAlterColumns"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/update_field_metadata", "UpdateFieldMetadata"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/drop_columns", "AlterTableDropColumns"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/stats", "GetTableStats"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/insert", "InsertIntoTable"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/merge_insert", "MergeInsertIntoTable"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/update", "UpdateTable"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/delete", "DeleteFromTable"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/query", "QueryTable"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/count_rows", "CountTableRows"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/create", "CreateTable"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/explain_plan", "ExplainTableQueryPlan"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/analyze_plan", "AnalyzeTableQueryPlan"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/add_columns", "AlterTableAddColumns"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/backfill_column", "AlterTableBackfillColumns"),
+      new Operation(HttpMethod.POST, "/v1/materialized_view/:id/refresh", "RefreshMaterializedView"),
+      new Operation(HttpMethod.POST, "/v1/materialized_view/:id/create", "CreateMaterializedView"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/create_index", "CreateTableIndex"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/create_scalar_index", "CreateTableScalarIndex"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/index/list", "ListTableIndices"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/index/:index_name/stats", "DescribeTableIndexStats"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/index/:index_name/drop", "DropTableIndex"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/tags/list", "ListTableTags"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/tags/version", "GetTableTagVersion"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/tags/create", "CreateTableTag"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/tags/delete", "DeleteTableTag"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/tags/update", "UpdateTableTag"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/branches/list", "ListTableBranches"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/branches/create", "CreateTableBranch"),
+      new Operation(HttpMethod.POST, "/v1/table/:id/branches/delete", "DeleteTableBranch"),
+      new Operation(HttpMethod.POST, "/v1/transaction/:id/describe", "DescribeTransaction"),
+      new Operation(HttpMethod.POST, "/v1/transaction/:id/alter", "AlterTransaction"));
+
+  private UnsupportedRoutes() {}
+
+  static void mount(Router router) {
+    for (Operation op : OPERATIONS) {
+      String operationId = op.operationId();
+      router.route(op.method(), op.path())
+          .handler(ctx -> ctx.fail(ApiException.unsupportedOperation(operationId)));
+    }
+  }
+
+  static List<String> operationIds() {
+    return OPERATIONS.stream().map(Operation::operationId).toList();
+  }
+}

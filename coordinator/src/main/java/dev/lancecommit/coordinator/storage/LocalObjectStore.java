@@ -1,0 +1,366 @@
+package dev.lancecommit.coordinator.storage;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * An {@link ObjectStore} on a local (or mounted) filesystem below {@code root}.
+ *
+ * <p>Writes go to a {@code .tmp-*} file in the target's directory first, are fsynced, and are then published
+ * atomically: {@link #put} renames over the target, {@link #putIfAbsent} hard-links the temp file to the target (link
+ * creation fails if the target exists, so exactly one concurrent caller wins and nobody sees a partial file). Only
+ * where the filesystem has no hard links does putIfAbsent fall back to an exclusive create followed by the write,
+ * which is still exclusive but lets readers observe a partially written file.
+ */
+public final class LocalObjectStore implements ObjectStore {
+  private static final System.Logger LOG = System.getLogger(LocalObjectStore.class.getName());
+
+  private final Path root;
+  private volatile boolean hardLinks;
+
+  public LocalObjectStore(Path root) {
+    this(root, true);
+  }
+
+  /** {@code hardLinks = false} forces the exclusive-create fallback of putIfAbsent (for tests). */
+  LocalObjectStore(Path root, boolean hardLinks) {
+    if (root == null || !root.isAbsolute()) {
+      throw new IllegalArgumentException("local store root must be an absolute path: " + root);
+    }
+    this.root = root.normalize();
+    this.hardLinks = hardLinks;
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  /** The filesystem path of a key. */
+  public Path pathOf(String key) {
+    return resolve(ObjectKeys.checkKey(key));
+  }
+
+  @Override
+  public Optional<byte[]> get(String key) {
+    Path path = pathOf(key);
+    try {
+      return Optional.of(Files.readAllBytes(path));
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      if (notAnObject(path)) {
+        return Optional.empty();
+      }
+      throw failure("get", key, e);
+    }
+  }
+
+  @Override
+  public Optional<ObjectInfo> head(String key) {
+    Path path = pathOf(key);
+    try {
+      BasicFileAttributes attrs = Files.readAttributes(path, BasicFileAttributes.class);
+      if (!attrs.isRegularFile()) {
+        return Optional.empty();
+      }
+      return Optional.of(new ObjectInfo(key, attrs.size(), attrs.lastModifiedTime().toInstant()));
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      if (notAnObject(path)) {
+        return Optional.empty();
+      }
+      throw failure("head", key, e);
+    }
+  }
+
+  @Override
+  public void put(String key, byte[] data) {
+    Path target = pathOf(key);
+    Path temp = null;
+    try {
+      temp = writeTemp(target, data);
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      temp = null;
+      syncDirectory(target.getParent());
+    } catch (IOException e) {
+      throw failure("put", key, e);
+    } finally {
+      deleteQuietly(temp);
+    }
+  }
+
+  @Override
+  public void putIfAbsent(String key, byte[] data) {
+    Path target = pathOf(key);
+    if (!hardLinks) {
+      createExclusive(key, target, data);
+      return;
+    }
+    Path temp;
+    try {
+      temp = writeTemp(target, data);
+    } catch (IOException e) {
+      throw failure("putIfAbsent", key, e);
+    }
+    boolean linked = false;
+    try {
+      Files.createLink(target, temp);
+      linked = true;
+    } catch (FileAlreadyExistsException e) {
+      throw new ObjectAlreadyExistsException(key);
+    } catch (UnsupportedOperationException e) {
+      disableHardLinks(e);
+    } catch (FileSystemException e) {
+      if (!linksUnsupported(e)) {
+        throw failure("putIfAbsent", key, e);
+      }
+      disableHardLinks(e);
+    } catch (IOException e) {
+      throw failure("putIfAbsent", key, e);
+    } finally {
+      deleteQuietly(temp);
+    }
+    if (linked) {
+      syncDirectory(target.getParent());
+    } else {
+      createExclusive(key, target, data);
+    }
+  }
+
+  @Override
+  public List<ObjectInfo> list(String prefix) {
+    String dirKey = ObjectKeys.normalizePrefix(prefix);
+    Path dir = dirKey.isEmpty() ? root : resolve(dirKey);
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    List<ObjectInfo> found = new ArrayList<>();
+    try {
+      Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
+          return isReserved(d) && !d.equals(dir) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+          if (attrs.isRegularFile() && !isReserved(file)) {
+            found.add(new ObjectInfo(keyOf(file), attrs.size(), attrs.lastModifiedTime().toInstant()));
+          }
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+          if (e instanceof NoSuchFileException) {
+            return FileVisitResult.CONTINUE; // deleted while we walked
+          }
+          throw e;
+        }
+      });
+    } catch (IOException e) {
+      throw failure("list", dirKey, e);
+    }
+    found.sort(Comparator.comparing(ObjectInfo::key));
+    return List.copyOf(found);
+  }
+
+  @Override
+  public List<String> listDirectory(String prefix) {
+    String dirKey = ObjectKeys.normalizePrefix(prefix);
+    Path dir = dirKey.isEmpty() ? root : resolve(dirKey);
+    List<String> names = new ArrayList<>();
+    try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
+      for (Path child : children) {
+        if (!isReserved(child)) {
+          names.add(child.getFileName().toString());
+        }
+      }
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return List.of();
+    } catch (IOException e) {
+      throw failure("listDirectory", dirKey, e);
+    }
+    names.sort(Comparator.naturalOrder());
+    return List.copyOf(names);
+  }
+
+  @Override
+  public void delete(String key) {
+    Path path = pathOf(key);
+    if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+      return; // a "directory" is not an object
+    }
+    try {
+      Files.deleteIfExists(path);
+    } catch (IOException e) {
+      if (notAnObject(path)) {
+        return;
+      }
+      throw failure("delete", key, e);
+    }
+  }
+
+  @Override
+  public String uri() {
+    return root.toString();
+  }
+
+  @Override
+  public String uriOf(String key) {
+    return key.isEmpty() ? uri() : pathOf(key).toString();
+  }
+
+  @Override
+  public void close() {}
+
+  @Override
+  public String toString() {
+    return "LocalObjectStore[" + root + "]";
+  }
+
+  /** A directory, or nothing at all (ENOTDIR when a parent segment is a file is no NoSuchFileException). */
+  private static boolean notAnObject(Path path) {
+    return Files.isDirectory(path) || !Files.exists(path);
+  }
+
+  private Path resolve(String validKey) {
+    Path path = root.resolve(validKey).normalize();
+    if (!path.startsWith(root)) {
+      throw new IllegalArgumentException("key escapes the store root: '" + validKey + "'");
+    }
+    return path;
+  }
+
+  private String keyOf(Path file) {
+    Path relative = root.relativize(file);
+    StringBuilder key = new StringBuilder();
+    for (Path segment : relative) {
+      if (key.length() > 0) {
+        key.append('/');
+      }
+      key.append(segment);
+    }
+    return key.toString();
+  }
+
+  private static boolean isReserved(Path path) {
+    Path name = path.getFileName();
+    return name != null && name.toString().startsWith(ObjectKeys.RESERVED_SEGMENT_PREFIX);
+  }
+
+  private static Path writeTemp(Path target, byte[] data) throws IOException {
+    Path parent = target.getParent();
+    Files.createDirectories(parent);
+    Path temp = parent.resolve(ObjectKeys.RESERVED_SEGMENT_PREFIX + UUID.randomUUID());
+    try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      writeFully(channel, data);
+      channel.force(true);
+    } catch (IOException e) {
+      deleteQuietly(temp);
+      throw e;
+    }
+    return temp;
+  }
+
+  private void createExclusive(String key, Path target, byte[] data) {
+    FileChannel channel;
+    try {
+      Files.createDirectories(target.getParent());
+    } catch (IOException e) {
+      throw failure("putIfAbsent", key, e);
+    }
+    try {
+      channel = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    } catch (FileAlreadyExistsException e) {
+      throw new ObjectAlreadyExistsException(key);
+    } catch (IOException e) {
+      throw failure("putIfAbsent", key, e);
+    }
+    try (channel) {
+      writeFully(channel, data);
+      channel.force(true);
+    } catch (IOException e) {
+      // The key now exists with partial content; removing it restores "not applied" if that works.
+      try {
+        Files.deleteIfExists(target);
+      } catch (IOException deleteFailure) {
+        e.addSuppressed(deleteFailure);
+        throw new StoreOutcomeUnknownException(
+            "putIfAbsent of " + target + " failed after creating the file, which could not be removed", e);
+      }
+      throw failure("putIfAbsent", key, e);
+    }
+    syncDirectory(target.getParent());
+  }
+
+  private static void writeFully(FileChannel channel, byte[] data) throws IOException {
+    ByteBuffer buffer = ByteBuffer.wrap(data);
+    while (buffer.hasRemaining()) {
+      channel.write(buffer);
+    }
+  }
+
+  /** Makes the new directory entry durable; best effort, as not every filesystem allows fsync on a directory. */
+  private static void syncDirectory(Path dir) {
+    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException | UnsupportedOperationException e) {
+      LOG.log(System.Logger.Level.DEBUG, "fsync of directory " + dir + " not possible", e);
+    }
+  }
+
+  private static boolean linksUnsupported(FileSystemException e) {
+    String reason = String.valueOf(e.getReason()).toLowerCase();
+    return reason.contains("not supported") || reason.contains("not permitted");
+  }
+
+  private void disableHardLinks(Exception cause) {
+    if (hardLinks) {
+      hardLinks = false;
+      LOG.log(System.Logger.Level.WARNING, "hard links unsupported below " + root
+          + "; putIfAbsent falls back to exclusive create (readers may see partial objects)", cause);
+    }
+  }
+
+  private static void deleteQuietly(Path path) {
+    if (path != null) {
+      try {
+        Files.deleteIfExists(path);
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "could not delete temporary file " + path, e);
+      }
+    }
+  }
+
+  /** A local I/O failure leaves the target untouched: temp files are published only by an atomic rename or link. */
+  private StoreException failure(String operation, String key, IOException e) {
+    String message = operation + " of '" + key + "' in " + root + " failed: " + e;
+    if (e instanceof FileAlreadyExistsException || e instanceof NotDirectoryException
+        || (e instanceof FileSystemException fse && "Not a directory".equals(fse.getReason()))) {
+      // a file sits where the key needs a directory (or the reverse): a definite, permanent rejection
+      return new StoreException(message, e);
+    }
+    return new StoreUnavailableException(message, e);
+  }
+}

@@ -1,0 +1,62 @@
+package dev.lancecommit.coordinator.storage;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A blocking key/value view of an object store (S3 bucket or local filesystem). Callers run it on worker threads,
+ * never on an event loop.
+ *
+ * <p>Keys are '/'-separated and relative to the store root: no leading or trailing '/', no empty, "." or ".."
+ * segments, and no segment starting with {@value ObjectKeys#RESERVED_SEGMENT_PREFIX} (reserved for in-flight
+ * writes). Prefixes name a "directory": {@code list("a/b")} and {@code list("a/b/")} both return the objects under
+ * {@code a/b/}, never {@code a/bc}; the empty prefix means the whole store. Invalid keys raise
+ * {@link IllegalArgumentException} before anything is sent.
+ *
+ * <p>Failures are {@link StoreException}s: {@link StoreUnavailableException} when the request certainly had no effect,
+ * {@link StoreOutcomeUnknownException} when a write may have been applied, and plain {@link StoreException} for a
+ * definite rejection (for example access denied).
+ */
+public interface ObjectStore extends AutoCloseable {
+
+  /** The object's bytes, or empty when the key does not exist. */
+  Optional<byte[]> get(String key);
+
+  /** The object's size and modification time, or empty when the key does not exist. */
+  Optional<ObjectInfo> head(String key);
+
+  /** Writes the object, replacing any existing one. Readers see the old or the new object, never a mix. */
+  void put(String key, byte[] data);
+
+  /**
+   * Creates the object only if the key does not exist yet. Atomic: of concurrent callers on one key exactly one
+   * succeeds, and readers never see a partially written object.
+   *
+   * @throws ObjectAlreadyExistsException the key exists (this call wrote nothing)
+   * @throws StoreOutcomeUnknownException the request may have been applied; read the key back to find out
+   * @throws StoreUnavailableException the request was certainly not applied
+   */
+  void putIfAbsent(String key, byte[] data);
+
+  /** Every object under {@code prefix} (recursively), sorted by key. Empty when there is none. */
+  List<ObjectInfo> list(String prefix);
+
+  /**
+   * Names of the immediate children under {@code prefix/}: objects and "directories" (common prefixes, without a
+   * trailing '/'), sorted. Empty when there is none.
+   */
+  List<String> listDirectory(String prefix);
+
+  /** Deletes the object; deleting an absent key is not an error. */
+  void delete(String key);
+
+  /** The root URI of this store, e.g. {@code s3://bucket} or {@code /}. */
+  String uri();
+
+  /** The full URI of a key, e.g. {@code s3://bucket/a/b} or {@code /a/b}; the empty key gives {@link #uri()}. */
+  String uriOf(String key);
+
+  /** Releases clients and connections. Never throws checked exceptions. */
+  @Override
+  void close();
+}

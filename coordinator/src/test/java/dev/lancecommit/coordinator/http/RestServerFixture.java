@@ -1,0 +1,152 @@
+package dev.lancecommit.coordinator.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancecommit.coordinator.namespace.Catalog;
+import dev.lancecommit.coordinator.storage.LocalObjectStore;
+import dev.lancecommit.coordinator.storage.StorageLocation;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A real Vert.x server on a random port over a real LocalObjectStore in a temp dir, and a plain HTTP client. */
+abstract class RestServerFixture {
+  static final long BODY_LIMIT = 256 * 1024;
+
+  @TempDir Path warehouse;
+  Vertx vertx;
+  CheckedObjectStore store;
+  Catalog catalog;
+  RecordingCommitService commits;
+  RestServer server;
+  int port;
+  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+  @BeforeEach
+  void startServer() throws Exception {
+    vertx = Vertx.vertx();
+    store = new CheckedObjectStore(new LocalObjectStore(warehouse));
+    catalog = new Catalog(new StorageLocation(store, ""), Duration.ZERO, Clock.systemUTC());
+    commits = new RecordingCommitService();
+    server = new RestServer(vertx, catalog, commits, options().build());
+    port = server.start("127.0.0.1", 0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+
+  RestServerOptions.Builder options() {
+    return RestServerOptions.builder().maxBodyBytes(BODY_LIMIT);
+  }
+
+  @AfterEach
+  void stopServer() throws Exception {
+    server.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    assertThat(store.eventLoopCalls()).as("storage calls made on an event loop").isEmpty();
+    store.close();
+  }
+
+  record Reply(int status, String body, Map<String, String> headers) {
+    JsonObject json() {
+      return new JsonObject(body);
+    }
+
+    /** Asserts the spec's ErrorResponse shape and returns it. */
+    JsonObject error(int expectedStatus, int expectedCode) {
+      assertThat(status).as("status of %s", body).isEqualTo(expectedStatus);
+      assertThat(headers.get("content-type")).startsWith("application/json");
+      JsonObject error = json();
+      assertThat(error.fieldNames()).containsExactlyInAnyOrder("error", "code", "detail", "instance");
+      assertThat(error.getInteger("code")).as("code of %s", body).isEqualTo(expectedCode);
+      assertThat(error.getString("error")).isNotBlank();
+      assertThat(error.getString("detail")).isNotBlank();
+      return error;
+    }
+  }
+
+  Reply post(String path, String json) {
+    return send(HttpRequest.newBuilder(uri(path))
+        .header("content-type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json)));
+  }
+
+  Reply post(String path, JsonObject json) {
+    return post(path, json.encode());
+  }
+
+  Reply postBytes(String path, String contentType, byte[] body) {
+    HttpRequest.Builder builder = HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (contentType != null) {
+      builder.header("content-type", contentType);
+    }
+    return send(builder);
+  }
+
+  Reply get(String path) {
+    return send(HttpRequest.newBuilder(uri(path)).GET());
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + port + path);
+  }
+
+  private Reply send(HttpRequest.Builder request) {
+    try {
+      HttpResponse<String> response =
+          http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+      Map<String, String> headers = new TreeMap<>();
+      response.headers().map().forEach((k, v) -> headers.put(k.toLowerCase(), v.get(0)));
+      return new Reply(response.statusCode(), response.body(), headers);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Every file in the warehouse with its content, to prove a refused request wrote nothing. */
+  Map<String, String> snapshot() {
+    Map<String, String> files = new TreeMap<>();
+    try (Stream<Path> walk = Files.walk(warehouse)) {
+      walk.filter(Files::isRegularFile).forEach(p -> {
+        try {
+          files.put(warehouse.relativize(p).toString(), new String(Files.readAllBytes(p)));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return files;
+  }
+
+  /** A directory that looks like a Lance dataset to listing: {@code _versions/} holding the given file names. */
+  Path fakeVersions(String relative, String... names) {
+    Path dir = warehouse.resolve(relative);
+    try {
+      Files.createDirectories(dir.resolve("_versions"));
+      for (String name : names) {
+        Files.write(dir.resolve("_versions").resolve(name), new byte[] {1});
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return dir;
+  }
+}

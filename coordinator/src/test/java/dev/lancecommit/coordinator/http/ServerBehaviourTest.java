@@ -1,0 +1,112 @@
+package dev.lancecommit.coordinator.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancecommit.coordinator.storage.StoreException;
+import dev.lancecommit.coordinator.storage.StoreUnavailableException;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ServerBehaviourTest extends RestServerFixture {
+
+  @Test
+  void bodiesOverTheLimitAreRefused() {
+    post("/v1/namespace/ns/create", "{}");
+    post("/v1/table/ns$t/declare", "{}");
+    byte[] big = new byte[(int) BODY_LIMIT + 1];
+    Arrays.fill(big, (byte) 7);
+
+    Reply tooBig = postBytes("/v1/table/ns$t/commit", "application/x-protobuf", big);
+    JsonObject error = tooBig.error(413, 13);
+    assertThat(error.getString("detail")).contains(Long.toString(BODY_LIMIT));
+    String json = "{\"transaction\":\"" + Base64.getEncoder().encodeToString(big) + "\"}";
+    post("/v1/table/ns$t/commit", json).error(413, 13);
+    assertThat(commits.calls()).isEmpty();
+  }
+
+  @Test
+  void otherSpecOperationsAre501NamingTheOperation() {
+    JsonObject list = get("/v1/namespace/$/list").error(501, 0);
+    assertThat(list.getString("error")).contains("ListNamespaces");
+    assertThat(post("/v1/table/a$b/drop", "{}").error(501, 0).getString("error")).contains("DropTable");
+    assertThat(get("/v1/table").error(501, 0).getString("error")).contains("ListAllTables");
+    assertThat(post("/v1/table/a/create", "{}").error(501, 0).getString("error")).contains("CreateTable");
+    assertThat(post("/v1/table/a/index/idx/stats", "{}").error(501, 0).getString("error"))
+        .contains("DescribeTableIndexStats");
+    assertThat(post("/v1/table/version/batch-create", "{}").error(501, 0).getString("error"))
+        .contains("BatchCreateTableVersions");
+    assertThat(post("/v1/transaction/x/alter", "{}").error(501, 0).getString("error")).contains("AlterTransaction");
+    assertThat(UnsupportedRoutes.operationIds()).hasSize(47).doesNotHaveDuplicates();
+    assertThat(snapshot()).isEmpty();
+  }
+
+  @Test
+  void unknownPathsAndWrongMethodsGetJsonErrors() {
+    Reply unknown = post("/v2/whatever", "{}");
+    unknown.error(404, 0);
+    Reply wrongMethod = get("/v1/table/a/describe");
+    wrongMethod.error(405, 0);
+  }
+
+  @Test
+  void storeOutagesAre503AndOtherStoreFailures500() {
+    store.injectFault(new StoreUnavailableException("disk gone", new IOException("EIO")));
+    post("/v1/namespace/ns/create", "{}").error(503, 17);
+    post("/v1/namespace/ns/describe", "{}").error(503, 17);
+    post("/v1/table/t/describe", "{}").error(503, 17);
+    post("/v1/table/t/commit", "{\"transaction\":\"AQI=\"}").error(503, 17);
+    store.injectFault(new StoreException("access denied"));
+    post("/v1/namespace/ns/create", "{}").error(500, 18);
+    store.clearFault();
+    assertThat(post("/v1/namespace/ns/create", "{}").status()).isEqualTo(200);
+    assertThat(commits.calls()).isEmpty();
+  }
+
+  @Test
+  void startingTwiceFailsAndAnotherServerGetsItsOwnPort() throws Exception {
+    assertThat(server.start("127.0.0.1", 0).toCompletionStage().toCompletableFuture())
+        .failsWithin(10, TimeUnit.SECONDS)
+        .withThrowableOfType(ExecutionException.class)
+        .withCauseInstanceOf(IllegalStateException.class);
+
+    RestServer second = new RestServer(vertx, catalog, commits);
+    int secondPort = second.start("127.0.0.1", 0).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    try {
+      assertThat(secondPort).isPositive().isNotEqualTo(port);
+    } finally {
+      second.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void aGivenBlockingExecutorRunsTheStorageCalls() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(2, r -> new Thread(r, "catalog-pool"));
+    RestServer pooled = new RestServer(vertx, catalog, commits,
+        RestServerOptions.builder().blockingExecutor(pool).build());
+    int pooledPort = pooled.start("127.0.0.1", 0).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    int original = port;
+    try {
+      port = pooledPort;
+      int before = store.threads().size();
+      assertThat(post("/v1/namespace/pooled/create", "{}").status()).isEqualTo(200);
+      assertThat(post("/v1/namespace/pooled/describe", "{}").status()).isEqualTo(200);
+      List<String> used = store.threads().subList(before, store.threads().size());
+      assertThat(used).isNotEmpty().allMatch("catalog-pool"::equals);
+
+      pool.shutdown();
+      post("/v1/namespace/pooled/describe", "{}").error(503, 17);
+    } finally {
+      port = original;
+      pooled.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      pool.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package dev.lancecommit.coordinator.storage;
+
+import java.util.List;
+import java.util.Optional;
+
+/** Delegates every call; tests override single methods to build deliberately broken stores. */
+class ForwardingObjectStore implements ObjectStore {
+  protected final ObjectStore delegate;
+
+  ForwardingObjectStore(ObjectStore delegate) {
+    this.delegate = delegate;
+  }
+
+  @Override
+  public Optional<byte[]> get(String key) {
+    return delegate.get(key);
+  }
+
+  @Override
+  public Optional<ObjectInfo> head(String key) {
+    return delegate.head(key);
+  }
+
+  @Override
+  public void put(String key, byte[] data) {
+    delegate.put(key, data);
+  }
+
+  @Override
+  public void putIfAbsent(String key, byte[] data) {
+    delegate.putIfAbsent(key, data);
+  }
+
+  @Override
+  public List<ObjectInfo> list(String prefix) {
+    return delegate.list(prefix);
+  }
+
+  @Override
+  public List<String> listDirectory(String prefix) {
+    return delegate.listDirectory(prefix);
+  }
+
+  @Override
+  public void delete(String key) {
+    delegate.delete(key);
+  }
+
+  @Override
+  public String uri() {
+    return delegate.uri();
+  }
+
+  @Override
+  public String uriOf(String key) {
+    return delegate.uriOf(key);
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}

@@ -1,0 +1,282 @@
+package dev.lancecommit.events;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.CloudEventData;
+import io.cloudevents.SpecVersion;
+import io.cloudevents.core.builder.CloudEventBuilder;
+import io.cloudevents.core.format.EventDeserializationException;
+import io.cloudevents.jackson.JsonCloudEventData;
+import io.cloudevents.jackson.JsonFormat;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Maps {@link CommitEvent} to CloudEvents 1.0 and back.
+ *
+ * <p>Envelope: type {@value #TYPE}, id {@code tableUuid:version}, source (configurable, default {@code
+ * /lance-commit-coordinator}), subject = table id joined with {@code $}, time = committedAt, datacontenttype {@value
+ * #DATA_CONTENT_TYPE}, extensions {@value #EXT_TABLE_ID}, {@value #EXT_NAMESPACE} (omitted for a root-level table),
+ * {@value #EXT_ACTOR}, {@value #EXT_TRACE_ID} (omitted when there is no trace id). The {@code data} object is described
+ * by {@code schemas/table-committed-v1.json} on the classpath; it is the authoritative content when reading back.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class CommitEvents {
+  public static final String TYPE = "dev.lancecommit.table.committed";
+  public static final URI DEFAULT_SOURCE = URI.create("/lance-commit-coordinator");
+  public static final String DATA_CONTENT_TYPE = "application/json";
+  /** Content type of a structured-mode JSON CloudEvent (the Kafka {@code content-type} header value). */
+  public static final String STRUCTURED_CONTENT_TYPE = JsonFormat.CONTENT_TYPE + "; charset=UTF-8";
+  /** Classpath resource of the JSON Schema of the {@code data} object. */
+  public static final String DATA_SCHEMA_RESOURCE = "/schemas/table-committed-v1.json";
+
+  public static final String EXT_TABLE_ID = "tableid";
+  public static final String EXT_NAMESPACE = "namespace";
+  public static final String EXT_ACTOR = "actor";
+  public static final String EXT_TRACE_ID = "traceid";
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final JsonFormat FORMAT = new JsonFormat();
+  private static final CommitEvents DEFAULT = new CommitEvents(DEFAULT_SOURCE);
+
+  private final URI source;
+
+  public CommitEvents(URI source) {
+    this.source = Objects.requireNonNull(source, "source");
+    if (source.toString().isEmpty()) {
+      throw new IllegalArgumentException("CloudEvents source must be a non-empty URI reference");
+    }
+  }
+
+  /** The mapper with source {@code /lance-commit-coordinator}. */
+  public static CommitEvents defaults() {
+    return DEFAULT;
+  }
+
+  public URI source() {
+    return source;
+  }
+
+  public CloudEvent toCloudEvent(CommitEvent event) {
+    Objects.requireNonNull(event, "event");
+    CloudEventBuilder builder =
+        CloudEventBuilder.v1()
+            .withId(event.id())
+            .withSource(source)
+            .withType(TYPE)
+            .withSubject(event.tableKey())
+            .withTime(OffsetDateTime.ofInstant(event.committedAt(), ZoneOffset.UTC))
+            .withData(DATA_CONTENT_TYPE, JsonCloudEventData.wrap(toData(event)))
+            .withExtension(EXT_TABLE_ID, event.tableKey())
+            .withExtension(EXT_ACTOR, event.actor());
+    if (!event.namespace().isEmpty()) {
+      builder.withExtension(EXT_NAMESPACE, String.join(CommitEvent.ID_DELIMITER, event.namespace()));
+    }
+    if (event.traceId() != null) {
+      builder.withExtension(EXT_TRACE_ID, event.traceId());
+    }
+    return builder.build();
+  }
+
+  /** The structured-mode JSON encoding of the event: the Kafka record value. */
+  public byte[] toStructuredJson(CommitEvent event) {
+    return FORMAT.serialize(toCloudEvent(event));
+  }
+
+  /** The {@code data} object of the event (snake_case keys). */
+  public static ObjectNode toData(CommitEvent event) {
+    ObjectNode data = JsonNodeFactory.instance.objectNode();
+    ArrayNode id = data.putArray("table_id");
+    event.tableId().forEach(id::add);
+    data.put("table_uuid", event.tableUuid());
+    data.put("location", event.location());
+    data.put("version", event.version());
+    data.put("read_version", event.readVersion());
+    data.put("operation", event.operation());
+    data.put("transaction_uuid", event.transactionUuid());
+    data.put("manifest_path", event.manifestPath());
+    data.put("fragments_added", event.fragmentsAdded());
+    data.put("fragments_removed", event.fragmentsRemoved());
+    data.put("rows_added", event.rowsAdded());
+    data.put("rows_removed", event.rowsRemoved());
+    data.put("committed_at", event.committedAt().toString());
+    data.put("actor", event.actor());
+    data.put("governed", event.governed());
+    return data;
+  }
+
+  /** Parses a structured-mode JSON CloudEvent (e.g. a Kafka record value) into a commit event. */
+  public static CommitEvent fromStructuredJson(byte[] bytes) {
+    return fromCloudEvent(parseStructuredJson(bytes));
+  }
+
+  /** Parses a structured-mode JSON CloudEvent without interpreting its data. */
+  public static CloudEvent parseStructuredJson(byte[] bytes) {
+    if (bytes == null || bytes.length == 0) {
+      throw new InvalidCommitEventException("empty CloudEvent payload");
+    }
+    try {
+      return FORMAT.deserialize(bytes);
+    } catch (EventDeserializationException | IllegalStateException | IllegalArgumentException e) {
+      throw new InvalidCommitEventException("not a JSON CloudEvent: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Reads a commit event back from its CloudEvent. The {@code data} object is authoritative; the envelope must agree
+   * with it (id, subject) and the trace id comes from the {@value #EXT_TRACE_ID} extension.
+   */
+  public static CommitEvent fromCloudEvent(CloudEvent cloudEvent) {
+    Objects.requireNonNull(cloudEvent, "cloudEvent");
+    if (cloudEvent.getSpecVersion() != SpecVersion.V1) {
+      throw new InvalidCommitEventException("expected CloudEvents 1.0, got " + cloudEvent.getSpecVersion());
+    }
+    if (!TYPE.equals(cloudEvent.getType())) {
+      throw new InvalidCommitEventException(
+          "not a commit event: type '" + cloudEvent.getType() + "', expected '" + TYPE + "'");
+    }
+    String contentType = cloudEvent.getDataContentType();
+    if (contentType != null && !isJson(contentType)) {
+      throw new InvalidCommitEventException("commit event data must be " + DATA_CONTENT_TYPE + ", got " + contentType);
+    }
+    JsonNode data = dataNode(cloudEvent.getData(), cloudEvent.getId());
+    CommitEvent event = fromData(data, stringExtension(cloudEvent, EXT_TRACE_ID));
+    if (!event.id().equals(cloudEvent.getId())) {
+      throw new InvalidCommitEventException(
+          "CloudEvent id '" + cloudEvent.getId() + "' does not match its data (expected '" + event.id() + "')");
+    }
+    if (cloudEvent.getSubject() != null && !cloudEvent.getSubject().equals(event.tableKey())) {
+      throw new InvalidCommitEventException(
+          "CloudEvent subject '" + cloudEvent.getSubject() + "' does not match table id " + event.tableId());
+    }
+    return event;
+  }
+
+  /** Reads the {@code data} object; {@code traceId} is carried outside data (extension) and may be null. */
+  public static CommitEvent fromData(JsonNode data, String traceId) {
+    try {
+      return readData(data, traceId);
+    } catch (InvalidCommitEventException e) {
+      throw e;
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new InvalidCommitEventException("invalid commit event data: " + e.getMessage(), e);
+    }
+  }
+
+  private static CommitEvent readData(JsonNode data, String traceId) {
+    if (data == null || !data.isObject()) {
+      throw new InvalidCommitEventException("commit event data must be a JSON object");
+    }
+    JsonNode ids = required(data, "table_id");
+    if (!ids.isArray()) {
+      throw new InvalidCommitEventException("table_id must be an array of strings");
+    }
+    List<String> tableId = new ArrayList<>();
+    for (JsonNode part : ids) {
+      if (!part.isTextual()) {
+        throw new InvalidCommitEventException("table_id must be an array of strings");
+      }
+      tableId.add(part.asText());
+    }
+    Instant committedAt;
+    try {
+      committedAt = Instant.parse(text(data, "committed_at"));
+    } catch (DateTimeParseException e) {
+      throw new InvalidCommitEventException("committed_at is not an ISO-8601 instant: " + e.getMessage(), e);
+    }
+    JsonNode governed = required(data, "governed");
+    if (!governed.isBoolean()) {
+      throw new InvalidCommitEventException("governed must be a boolean");
+    }
+    JsonNode txn = required(data, "transaction_uuid");
+    if (!txn.isNull() && !txn.isTextual()) {
+      throw new InvalidCommitEventException("transaction_uuid must be a string or null");
+    }
+    return new CommitEvent(
+        tableId,
+        text(data, "table_uuid"),
+        text(data, "location"),
+        longValue(data, "version"),
+        longValue(data, "read_version"),
+        text(data, "operation"),
+        txn.isNull() ? null : txn.asText(),
+        text(data, "manifest_path"),
+        intValue(data, "fragments_added"),
+        intValue(data, "fragments_removed"),
+        longValue(data, "rows_added"),
+        longValue(data, "rows_removed"),
+        committedAt,
+        text(data, "actor"),
+        governed.booleanValue(),
+        traceId);
+  }
+
+  private static JsonNode dataNode(CloudEventData data, String eventId) {
+    if (data == null) {
+      throw new InvalidCommitEventException("commit event " + eventId + " has no data");
+    }
+    if (data instanceof JsonCloudEventData json) {
+      return json.getNode();
+    }
+    try {
+      return MAPPER.readTree(data.toBytes());
+    } catch (IOException e) {
+      throw new InvalidCommitEventException("commit event " + eventId + " data is not JSON: " + e.getMessage(), e);
+    }
+  }
+
+  private static boolean isJson(String contentType) {
+    String mediaType = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+    return mediaType.equals("application/json") || mediaType.endsWith("+json");
+  }
+
+  private static String stringExtension(CloudEvent cloudEvent, String name) {
+    Object value = cloudEvent.getExtension(name);
+    return value == null ? null : value.toString();
+  }
+
+  private static JsonNode required(JsonNode data, String field) {
+    JsonNode node = data.get(field);
+    if (node == null) {
+      throw new InvalidCommitEventException("commit event data lacks '" + field + "'");
+    }
+    return node;
+  }
+
+  private static String text(JsonNode data, String field) {
+    JsonNode node = required(data, field);
+    if (!node.isTextual()) {
+      throw new InvalidCommitEventException(field + " must be a string");
+    }
+    return node.asText();
+  }
+
+  private static long longValue(JsonNode data, String field) {
+    JsonNode node = required(data, field);
+    if (!node.isIntegralNumber() || !node.canConvertToLong()) {
+      throw new InvalidCommitEventException(field + " must be an integer");
+    }
+    return node.longValue();
+  }
+
+  private static int intValue(JsonNode data, String field) {
+    JsonNode node = required(data, field);
+    if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+      throw new InvalidCommitEventException(field + " must be a 32-bit integer");
+    }
+    return node.intValue();
+  }
+}

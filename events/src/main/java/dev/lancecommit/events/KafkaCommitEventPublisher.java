@@ -1,0 +1,312 @@
+package dev.lancecommit.events;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes commit events to Kafka as structured-mode JSON CloudEvents.
+ *
+ * <ul>
+ *   <li>Record key: the table id joined with {@code $}, so all events of a table land, in order, in one partition.
+ *   <li>Record value: the CloudEvent in structured JSON mode; header {@code content-type:
+ *       application/cloudevents+json; charset=UTF-8} (the CloudEvents Kafka binding's structured mode).
+ *   <li>Producer: idempotent, {@code acks=all}; {@code delivery.timeout.ms} and {@code max.block.ms} equal the publish
+ *       timeout, so a Kafka outage fails the future instead of hanging.
+ * </ul>
+ *
+ * <p>Threads: {@link #publish} hands the record to one sender thread owned by the publisher ({@code send()} may block
+ * on metadata) and returns at once. Events are sent in {@code publish} call order. The future completes on the Kafka
+ * producer's I/O thread, or on the publisher's timer thread when the publish timeout passes first: callers must not
+ * run blocking work in non-async continuations of it.
+ */
+public final class KafkaCommitEventPublisher implements CommitEventPublisher {
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaCommitEventPublisher.class);
+
+  public static final String DEFAULT_TOPIC = "lance.commits";
+  public static final Duration DEFAULT_PUBLISH_TIMEOUT = Duration.ofSeconds(10);
+  public static final String CONTENT_TYPE_HEADER = "content-type";
+
+  /** {@link #fromConfig} key: Kafka bootstrap servers (required). */
+  public static final String CONFIG_BOOTSTRAP_SERVERS = "bootstrap.servers";
+  /** {@link #fromConfig} key: topic, default {@value #DEFAULT_TOPIC}. */
+  public static final String CONFIG_TOPIC = "topic";
+  /** {@link #fromConfig} key: CloudEvents source URI reference, default {@code /lance-commit-coordinator}. */
+  public static final String CONFIG_SOURCE = "source";
+  /** {@link #fromConfig} key: publish timeout in milliseconds, default 10000, at least 500. */
+  public static final String CONFIG_PUBLISH_TIMEOUT_MS = "publish.timeout.ms";
+  /** {@link #fromConfig} key prefix: the rest of the key is passed to the Kafka producer as is. */
+  public static final String CONFIG_PRODUCER_PREFIX = "producer.";
+
+  private final String topic;
+  private final Duration publishTimeout;
+  private final CommitEvents events;
+  private final Producer<String, byte[]> producer;
+  private final ExecutorService sender;
+  private final ScheduledThreadPoolExecutor timer;
+  private final Map<CompletableFuture<Void>, CommitEvent> pending = new ConcurrentHashMap<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private KafkaCommitEventPublisher(Builder builder) {
+    this.topic = builder.topic;
+    this.publishTimeout = builder.publishTimeout;
+    this.events = new CommitEvents(builder.source);
+    this.producer = new KafkaProducer<>(producerProperties(builder));
+    this.sender =
+        new ThreadPoolExecutor(
+            1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), daemon("lance-commit-events-sender"));
+    this.timer = new ScheduledThreadPoolExecutor(1, daemon("lance-commit-events-timer"));
+    this.timer.setRemoveOnCancelPolicy(true);
+  }
+
+  public static Builder builder(String bootstrapServers) {
+    return new Builder(bootstrapServers);
+  }
+
+  /**
+   * Builds a publisher from flat configuration: {@value #CONFIG_BOOTSTRAP_SERVERS} (required), {@value #CONFIG_TOPIC},
+   * {@value #CONFIG_SOURCE}, {@value #CONFIG_PUBLISH_TIMEOUT_MS}, and {@value #CONFIG_PRODUCER_PREFIX}* pass-through
+   * producer properties. Unknown keys are rejected.
+   */
+  public static KafkaCommitEventPublisher fromConfig(Map<String, String> config) {
+    String bootstrap = config.get(CONFIG_BOOTSTRAP_SERVERS);
+    if (bootstrap == null || bootstrap.isBlank()) {
+      throw new IllegalArgumentException("missing " + CONFIG_BOOTSTRAP_SERVERS);
+    }
+    Builder builder = builder(bootstrap);
+    for (Map.Entry<String, String> entry : config.entrySet()) {
+      String key = entry.getKey();
+      String value = entry.getValue();
+      if (key.equals(CONFIG_BOOTSTRAP_SERVERS)) {
+        continue;
+      } else if (key.equals(CONFIG_TOPIC)) {
+        builder.topic(value);
+      } else if (key.equals(CONFIG_SOURCE)) {
+        builder.source(URI.create(value));
+      } else if (key.equals(CONFIG_PUBLISH_TIMEOUT_MS)) {
+        try {
+          builder.publishTimeout(Duration.ofMillis(Long.parseLong(value.trim())));
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException(CONFIG_PUBLISH_TIMEOUT_MS + " must be an integer, got '" + value + "'");
+        }
+      } else if (key.startsWith(CONFIG_PRODUCER_PREFIX) && key.length() > CONFIG_PRODUCER_PREFIX.length()) {
+        builder.producerProperty(key.substring(CONFIG_PRODUCER_PREFIX.length()), value);
+      } else {
+        throw new IllegalArgumentException("unknown commit event publisher setting '" + key + "'");
+      }
+    }
+    return builder.build();
+  }
+
+  public String topic() {
+    return topic;
+  }
+
+  public Duration publishTimeout() {
+    return publishTimeout;
+  }
+
+  public URI source() {
+    return events.source();
+  }
+
+  @Override
+  public CompletableFuture<Void> publish(CommitEvent event) {
+    Objects.requireNonNull(event, "event");
+    CompletableFuture<Void> result = new CompletableFuture<>();
+    if (closed.get()) {
+      result.completeExceptionally(failure(event, "publisher is closed", null));
+      return result;
+    }
+    ProducerRecord<String, byte[]> record;
+    try {
+      record = new ProducerRecord<>(topic, event.tableKey(), events.toStructuredJson(event));
+      record.headers().add(CONTENT_TYPE_HEADER, CommitEvents.STRUCTURED_CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
+    } catch (RuntimeException e) {
+      result.completeExceptionally(failure(event, "could not encode event", e));
+      return result;
+    }
+    pending.put(result, event);
+    try {
+      ScheduledFuture<?> deadline =
+          timer.schedule(
+              () ->
+                  result.completeExceptionally(
+                      failure(
+                          event,
+                          "not acknowledged within " + publishTimeout.toMillis() + " ms",
+                          new TimeoutException())),
+              publishTimeout.toMillis(),
+              TimeUnit.MILLISECONDS);
+      result.whenComplete(
+          (ignored, error) -> {
+            deadline.cancel(false);
+            pending.remove(result);
+          });
+      sender.execute(() -> send(event, record, result));
+    } catch (RejectedExecutionException e) {
+      pending.remove(result);
+      result.completeExceptionally(failure(event, "publisher is closed", e));
+    }
+    return result;
+  }
+
+  private void send(CommitEvent event, ProducerRecord<String, byte[]> record, CompletableFuture<Void> result) {
+    if (result.isDone()) {
+      return; // timed out while queued behind a blocked send: do not deliver late
+    }
+    try {
+      producer.send(
+          record,
+          (metadata, error) -> {
+            if (error == null) {
+              result.complete(null);
+            } else {
+              result.completeExceptionally(failure(event, "not acknowledged by Kafka", error));
+            }
+          });
+    } catch (RuntimeException e) {
+      result.completeExceptionally(failure(event, "could not be handed to Kafka", e));
+    }
+  }
+
+  private CommitEventPublishException failure(CommitEvent event, String why, Throwable cause) {
+    String message =
+        "commit event "
+            + event.id()
+            + " (table "
+            + event.tableKey()
+            + " version "
+            + event.version()
+            + ", topic "
+            + topic
+            + ") "
+            + why
+            + (cause == null || cause instanceof TimeoutException && cause.getMessage() == null
+                ? ""
+                : ": " + cause);
+    return new CommitEventPublishException(event.id(), message, cause);
+  }
+
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    sender.shutdown();
+    try {
+      if (!sender.awaitTermination(publishTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.warn("commit event sender did not drain within {}", publishTimeout);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    producer.close(publishTimeout);
+    timer.shutdownNow();
+    pending.forEach(
+        (future, event) -> future.completeExceptionally(failure(event, "publisher closed before acknowledgement", null)));
+  }
+
+  private static Properties producerProperties(Builder builder) {
+    long timeoutMs = builder.publishTimeout.toMillis();
+    Properties props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, builder.bootstrapServers);
+    props.put(ProducerConfig.CLIENT_ID_CONFIG, "lance-commit-events");
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+    props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+    // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms.
+    props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeoutMs);
+    props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(30_000, timeoutMs / 2));
+    props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeoutMs);
+    props.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
+    props.putAll(builder.producerProperties);
+    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    return props;
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return runnable -> {
+      Thread thread = new Thread(runnable, name);
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  /** Builder; every setting has a default except the bootstrap servers. */
+  public static final class Builder {
+    private final String bootstrapServers;
+    private String topic = DEFAULT_TOPIC;
+    private URI source = CommitEvents.DEFAULT_SOURCE;
+    private Duration publishTimeout = DEFAULT_PUBLISH_TIMEOUT;
+    private final Map<String, Object> producerProperties = new HashMap<>();
+
+    private Builder(String bootstrapServers) {
+      if (bootstrapServers == null || bootstrapServers.isBlank()) {
+        throw new IllegalArgumentException("bootstrap servers must be non-blank");
+      }
+      this.bootstrapServers = bootstrapServers;
+    }
+
+    public Builder topic(String value) {
+      if (value == null || value.isBlank()) {
+        throw new IllegalArgumentException("topic must be non-blank");
+      }
+      topic = value;
+      return this;
+    }
+
+    /** The CloudEvents {@code source} attribute. */
+    public Builder source(URI value) {
+      source = Objects.requireNonNull(value, "source");
+      return this;
+    }
+
+    /** Upper bound for a publish to succeed or fail; at least 500 ms. */
+    public Builder publishTimeout(Duration value) {
+      if (value == null || value.toMillis() < 500 || value.toMillis() > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("publish timeout must be between 500 ms and ~24 days, got " + value);
+      }
+      publishTimeout = value;
+      return this;
+    }
+
+    /**
+     * A raw Kafka producer property, applied over the publisher's own settings (security, client.id, ...).
+     * Serializers cannot be overridden; weakening {@code acks} or idempotence gives up the ordering guarantee.
+     */
+    public Builder producerProperty(String key, Object value) {
+      producerProperties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    public KafkaCommitEventPublisher build() {
+      return new KafkaCommitEventPublisher(this);
+    }
+  }
+}

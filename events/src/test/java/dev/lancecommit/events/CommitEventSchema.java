@@ -1,0 +1,36 @@
+package dev.lancecommit.events;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SchemaValidatorsConfig;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/** The published JSON Schema of the commit event data object, loaded from the main classpath. */
+final class CommitEventSchema {
+  private static final JsonSchema SCHEMA = load();
+
+  private CommitEventSchema() {}
+
+  /** Validation errors of {@code data}; empty when valid. */
+  static List<String> errors(JsonNode data) {
+    return SCHEMA.validate(data).stream().map(ValidationMessage::getMessage).sorted().toList();
+  }
+
+  private static JsonSchema load() {
+    try (InputStream in = CommitEvents.class.getResourceAsStream(CommitEvents.DATA_SCHEMA_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException("missing " + CommitEvents.DATA_SCHEMA_RESOURCE);
+      }
+      SchemaValidatorsConfig config = SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build();
+      return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(in, config);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

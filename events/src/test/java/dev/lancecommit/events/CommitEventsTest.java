@@ -1,0 +1,196 @@
+package dev.lancecommit.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.SpecVersion;
+import io.cloudevents.core.builder.CloudEventBuilder;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+class CommitEventsTest {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private final CommitEvent nested =
+      SampleEvents.append(List.of("prod", "sales", "orders"), "7f1c", 42).traceId("4bf92f3577b34da6").build();
+  private final CommitEvent root =
+      SampleEvents.append(List.of("orders"), "9a9a", 1)
+          .readVersion(0)
+          .operation("Overwrite")
+          .transactionUuid(null)
+          .governed(false)
+          .actor(null)
+          .build();
+
+  @Test
+  void envelopeAttributes() {
+    CloudEvent ce = CommitEvents.defaults().toCloudEvent(nested);
+
+    assertThat(ce.getSpecVersion()).isEqualTo(SpecVersion.V1);
+    assertThat(ce.getId()).isEqualTo("7f1c:42");
+    assertThat(ce.getType()).isEqualTo("dev.lancecommit.table.committed");
+    assertThat(ce.getSource()).isEqualTo(URI.create("/lance-commit-coordinator"));
+    assertThat(ce.getSubject()).isEqualTo("prod$sales$orders");
+    assertThat(ce.getTime()).isEqualTo(OffsetDateTime.ofInstant(nested.committedAt(), ZoneOffset.UTC));
+    assertThat(ce.getDataContentType()).isEqualTo("application/json");
+    assertThat(ce.getExtensionNames()).containsExactlyInAnyOrder("tableid", "namespace", "actor", "traceid");
+    assertThat(ce.getExtension("tableid")).isEqualTo("prod$sales$orders");
+    assertThat(ce.getExtension("namespace")).isEqualTo("prod$sales");
+    assertThat(ce.getExtension("actor")).isEqualTo("alice");
+    assertThat(ce.getExtension("traceid")).isEqualTo("4bf92f3577b34da6");
+  }
+
+  @Test
+  void rootTableWithoutTraceOmitsNamespaceAndTraceExtensions() {
+    CloudEvent ce = CommitEvents.defaults().toCloudEvent(root);
+
+    assertThat(ce.getExtensionNames()).containsExactlyInAnyOrder("tableid", "actor");
+    assertThat(ce.getExtension("actor")).isEqualTo("anonymous");
+  }
+
+  @Test
+  void sourceIsConfigurable() {
+    CloudEvent ce = new CommitEvents(URI.create("https://coordinator.example/eu-1")).toCloudEvent(nested);
+
+    assertThat(ce.getSource()).isEqualTo(URI.create("https://coordinator.example/eu-1"));
+  }
+
+  @Test
+  void dataHasSnakeCaseKeys() throws Exception {
+    JsonNode data = MAPPER.readTree(CommitEvents.defaults().toCloudEvent(nested).getData().toBytes());
+
+    assertThat(fieldNames(data))
+        .containsExactlyInAnyOrder(
+            "table_id", "table_uuid", "location", "version", "read_version", "operation", "transaction_uuid",
+            "manifest_path", "fragments_added", "fragments_removed", "rows_added", "rows_removed", "committed_at",
+            "actor", "governed");
+    assertThat(data.get("table_id").toString()).isEqualTo("[\"prod\",\"sales\",\"orders\"]");
+    assertThat(data.get("version").longValue()).isEqualTo(42);
+    assertThat(data.get("read_version").longValue()).isEqualTo(41);
+    assertThat(data.get("rows_added").longValue()).isEqualTo(4200);
+    assertThat(data.get("committed_at").asText()).isEqualTo(nested.committedAt().toString());
+    assertThat(data.get("governed").booleanValue()).isTrue();
+  }
+
+  @Test
+  void structuredJsonCarriesDataAsJsonObject() throws Exception {
+    JsonNode json = MAPPER.readTree(CommitEvents.defaults().toStructuredJson(root));
+
+    assertThat(json.get("specversion").asText()).isEqualTo("1.0");
+    assertThat(json.get("id").asText()).isEqualTo("9a9a:1");
+    assertThat(json.has("data_base64")).isFalse();
+    assertThat(json.get("data").isObject()).isTrue();
+    assertThat(json.get("data").get("transaction_uuid").isNull()).isTrue();
+  }
+
+  @Test
+  void roundTripsThroughStructuredJson() {
+    CommitEvents events = CommitEvents.defaults();
+    for (CommitEvent event : List.of(nested, root)) {
+      assertThat(CommitEvents.fromStructuredJson(events.toStructuredJson(event))).isEqualTo(event);
+      assertThat(CommitEvents.fromCloudEvent(events.toCloudEvent(event))).isEqualTo(event);
+    }
+  }
+
+  @Test
+  void readsEventWhoseDataIsPlainBytes() {
+    CloudEvent original = CommitEvents.defaults().toCloudEvent(nested);
+    CloudEvent bytesData =
+        CloudEventBuilder.v1(original)
+            .withData("application/json; charset=utf-8", original.getData().toBytes())
+            .build();
+
+    assertThat(CommitEvents.fromCloudEvent(bytesData)).isEqualTo(nested);
+  }
+
+  @Test
+  void producedDataMatchesPublishedSchema() throws Exception {
+    for (CommitEvent event : List.of(nested, root)) {
+      JsonNode structured = MAPPER.readTree(CommitEvents.defaults().toStructuredJson(event));
+      assertThat(CommitEventSchema.errors(structured.get("data"))).isEmpty();
+    }
+  }
+
+  @Test
+  void schemaRejectsMalformedData() {
+    assertThat(CommitEventSchema.errors(mutated(d -> d.remove("governed")))).isNotEmpty();
+    assertThat(CommitEventSchema.errors(mutated(d -> d.put("extra", 1)))).isNotEmpty();
+    assertThat(CommitEventSchema.errors(mutated(d -> d.put("version", -1)))).isNotEmpty();
+    assertThat(CommitEventSchema.errors(mutated(d -> d.put("version", "42")))).isNotEmpty();
+    assertThat(CommitEventSchema.errors(mutated(d -> d.put("committed_at", "yesterday")))).isNotEmpty();
+    assertThat(CommitEventSchema.errors(mutated(d -> d.putArray("table_id")))).isNotEmpty();
+    assertThat(CommitEventSchema.errors(mutated(d -> d.put("operation", "append")))).isNotEmpty();
+  }
+
+  @Test
+  void rejectsOtherEventTypes() {
+    CloudEvent other =
+        CloudEventBuilder.v1(CommitEvents.defaults().toCloudEvent(nested)).withType("com.example.other").build();
+
+    assertThatThrownBy(() -> CommitEvents.fromCloudEvent(other))
+        .isInstanceOf(InvalidCommitEventException.class)
+        .hasMessageContaining("com.example.other");
+  }
+
+  @Test
+  void rejectsEnvelopeThatDisagreesWithData() {
+    CloudEvent ce = CommitEvents.defaults().toCloudEvent(nested);
+
+    assertThatThrownBy(() -> CommitEvents.fromCloudEvent(CloudEventBuilder.v1(ce).withId("7f1c:43").build()))
+        .isInstanceOf(InvalidCommitEventException.class)
+        .hasMessageContaining("7f1c:43");
+    assertThatThrownBy(() -> CommitEvents.fromCloudEvent(CloudEventBuilder.v1(ce).withSubject("prod$x").build()))
+        .isInstanceOf(InvalidCommitEventException.class)
+        .hasMessageContaining("subject");
+  }
+
+  @Test
+  void rejectsMissingOrMistypedDataFields() {
+    assertThatThrownBy(() -> CommitEvents.fromData(mutated(d -> d.remove("manifest_path")), null))
+        .isInstanceOf(InvalidCommitEventException.class)
+        .hasMessageContaining("manifest_path");
+    assertThatThrownBy(() -> CommitEvents.fromData(mutated(d -> d.put("version", "42")), null))
+        .isInstanceOf(InvalidCommitEventException.class)
+        .hasMessageContaining("version");
+    assertThatThrownBy(() -> CommitEvents.fromData(mutated(d -> d.put("fragments_added", 1L << 40)), null))
+        .isInstanceOf(InvalidCommitEventException.class)
+        .hasMessageContaining("fragments_added");
+    assertThatThrownBy(() -> CommitEvents.fromData(mutated(d -> d.put("committed_at", "soon")), null))
+        .isInstanceOf(InvalidCommitEventException.class)
+        .hasMessageContaining("committed_at");
+    assertThatThrownBy(() -> CommitEvents.fromData(mutated(d -> d.put("rows_added", -3)), null))
+        .isInstanceOf(InvalidCommitEventException.class)
+        .hasMessageContaining("rowsAdded");
+  }
+
+  @Test
+  void rejectsBytesThatAreNotACloudEvent() {
+    assertThatThrownBy(() -> CommitEvents.fromStructuredJson("{\"hello\":1}".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(InvalidCommitEventException.class);
+    assertThatThrownBy(() -> CommitEvents.fromStructuredJson("not json".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(InvalidCommitEventException.class);
+    assertThatThrownBy(() -> CommitEvents.fromStructuredJson(new byte[0]))
+        .isInstanceOf(InvalidCommitEventException.class);
+  }
+
+  private ObjectNode mutated(java.util.function.Consumer<ObjectNode> change) {
+    ObjectNode data = CommitEvents.toData(nested);
+    change.accept(data);
+    return data;
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    Stream.Builder<String> names = Stream.builder();
+    node.fieldNames().forEachRemaining(names::add);
+    return names.build().toList();
+  }
+}
