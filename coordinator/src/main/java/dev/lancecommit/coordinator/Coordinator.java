@@ -92,7 +92,7 @@ public final class Coordinator implements AutoCloseable {
           WriterVersions.coordinator(),
           config.get(CoordinatorConfig.COMMIT_STORAGE_VERSION),
           namingScheme(config.get(CoordinatorConfig.COMMIT_MANIFEST_NAMING)));
-      LaneCommitService commits = new LaneCommitService(stores, settings, publisher, workers, Clock.systemUTC(),
+      LaneCommitService commits = new LaneCommitService(stores::resolve, settings, publisher, workers, Clock.systemUTC(),
           Duration.ofMillis(config.getLong(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS)));
       Catalog catalog = new Catalog(warehouse);
 

@@ -11,6 +11,8 @@ final class RunResult {
   private final List<Long> latenciesNanos = new ArrayList<>();
   private final Map<String, Integer> failureKinds = new TreeMap<>();
   private long elapsedNanos;
+  private long windowNanos;
+  private int inWindow;
   private long rowsCommitted;
   private int failed;
   private int retries = -1;
@@ -20,9 +22,13 @@ final class RunResult {
     this.name = name;
   }
 
-  synchronized void committed(long latencyNanos, int rows) {
+  /** A commit acknowledged after {@code latencyNanos}; {@code inWindow} if it finished before the deadline. */
+  synchronized void committed(long latencyNanos, int rows, boolean withinWindow) {
     latenciesNanos.add(latencyNanos);
     rowsCommitted += rows;
+    if (withinWindow) {
+      inWindow++;
+    }
   }
 
   synchronized void failed(Throwable error) {
@@ -40,8 +46,10 @@ final class RunResult {
     retries = Math.max(retries, 0);
   }
 
-  synchronized void elapsed(long nanos) {
-    elapsedNanos = nanos;
+  /** The measuring window and the wall time until the last writer finished its last commit. */
+  synchronized void elapsed(long window, long total) {
+    windowNanos = window;
+    elapsedNanos = total;
   }
 
   synchronized void verification(String text) {
@@ -68,8 +76,18 @@ final class RunResult {
     return retries < 0 ? "n/a (inside Lance)" : Integer.toString(retries);
   }
 
+  /** Commits finished inside the window, per second of window. */
   synchronized double commitsPerSecond() {
+    return windowNanos == 0 ? 0 : inWindow / (windowNanos / 1e9);
+  }
+
+  /** All commits (including those still running at the deadline) per second of wall time. */
+  synchronized double commitsPerSecondWithDrain() {
     return elapsedNanos == 0 ? 0 : latenciesNanos.size() / (elapsedNanos / 1e9);
+  }
+
+  synchronized double drainSeconds() {
+    return Math.max(0, (elapsedNanos - windowNanos) / 1e9);
   }
 
   synchronized double percentileMillis(double p) {

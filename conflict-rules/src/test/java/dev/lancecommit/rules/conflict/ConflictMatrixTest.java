@@ -45,7 +45,7 @@ class ConflictMatrixTest {
   /** Reference notation -> this build's condition ids. */
   private static final Map<String, String> RENAMES = Map.of("ovl", "o1", "D/U", "du");
 
-  private static Map<OperationKind, Map<OperationKind, String>> expected() {
+  static Map<OperationKind, Map<OperationKind, String>> expectedTable() {
     Map<OperationKind, Map<OperationKind, String>> table = new EnumMap<>(OperationKind.class);
     for (String line : NOV_2025.strip().split("\n")) {
       String[] tokens = line.trim().split("\\s+");
@@ -102,7 +102,7 @@ class ConflictMatrixTest {
 
   @Test
   void everyCellMatchesTheReference() {
-    Map<OperationKind, Map<OperationKind, String>> expected = expected();
+    Map<OperationKind, Map<OperationKind, String>> expected = expectedTable();
     List<String> mismatches = new ArrayList<>();
     for (OperationKind ours : OperationKind.values()) {
       for (OperationKind theirs : OperationKind.values()) {
@@ -120,7 +120,7 @@ class ConflictMatrixTest {
 
   @Test
   void constantCellsAnswerTheirKindThroughTheResolver() {
-    Map<OperationKind, Map<OperationKind, String>> expected = expected();
+    Map<OperationKind, Map<OperationKind, String>> expected = expectedTable();
     for (OperationKind ours : OperationKind.values()) {
       for (OperationKind theirs : OperationKind.values()) {
         String want = expected.get(ours).get(theirs);

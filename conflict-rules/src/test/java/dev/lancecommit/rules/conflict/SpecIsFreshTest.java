@@ -40,6 +40,6 @@ class SpecIsFreshTest {
     for (ConflictCondition condition : ConflictMatrix.standard().conditions()) {
       assertThat(rendered).contains("### " + condition.name() + "\n\n" + condition.description());
     }
-    assertThat(rendered).contains("App×Ovw").doesNotContain("null");
+    assertThat(rendered).contains("- Cells: Ovw×UpC\n").contains("- Cells: Upd×MWS\n");
   }
 }

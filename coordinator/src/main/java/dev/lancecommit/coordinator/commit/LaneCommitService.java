@@ -2,27 +2,28 @@ package dev.lancecommit.coordinator.commit;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.lancecommit.coordinator.storage.ObjectStores;
+import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.table.TableStorage;
 import dev.lancecommit.events.CommitEventPublisher;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 
 /**
  * Routes each commit to its table's lane. Lanes are keyed by table location, so two catalog names for one dataset
  * still commit through one lane; an idle lane is dropped and rebuilt from the store on the next commit.
  */
 public final class LaneCommitService implements CommitService {
-  private final ObjectStores stores;
+  private final Function<String, StorageLocation> stores;
   private final CommitSettings settings;
   private final CommitEventPublisher events;
   private final Executor executor;
   private final Clock clock;
   private final Cache<String, CommitLane> lanes;
 
-  public LaneCommitService(ObjectStores stores, CommitSettings settings, CommitEventPublisher events,
+  public LaneCommitService(Function<String, StorageLocation> stores, CommitSettings settings, CommitEventPublisher events,
       Executor executor, Clock clock, Duration laneIdleTimeout) {
     this.stores = stores;
     this.settings = settings;
@@ -36,7 +37,7 @@ public final class LaneCommitService implements CommitService {
   public CompletableFuture<CommitResult> commit(TableRef table, CommitRequest request) {
     try {
       CommitLane lane = lanes.get(table.location(), location ->
-          new CommitLane(table, new TableStorage(stores.resolve(location)), settings, events, executor, clock));
+          new CommitLane(table, new TableStorage(stores.apply(location)), settings, events, executor, clock));
       return lane.submit(request);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);

@@ -1,0 +1,344 @@
+package dev.lancecommit.coordinator.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancecommit.coordinator.storage.LocalObjectStore;
+import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.storage.StoreUnavailableException;
+import dev.lancecommit.coordinator.table.TableStorage;
+import dev.lancecommit.events.CommitEvent;
+import dev.lancecommit.events.CommitEventPublisher;
+import dev.lancecommit.format.ManifestFile;
+import dev.lancecommit.format.ManifestNaming;
+import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.WriterVersions;
+import dev.lancecommit.format.pb.DataFile;
+import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.format.pb.Field;
+import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.rules.CommitContext;
+import dev.lancecommit.rules.InvalidTransactionException;
+import dev.lancecommit.rules.ManifestBuilder;
+import dev.lancecommit.rules.conflict.CommitConflictException;
+import dev.lancecommit.testing.FaultInjectingObjectStore;
+import dev.lancecommit.testing.FaultInjectingObjectStore.Call;
+import dev.lancecommit.testing.FaultInjectingObjectStore.When;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The commit lane against a real local store, with faults injected into the store and the event sink. */
+class CommitLaneTest {
+  private static final String TABLE_KEY = "wh/ns/t.lance";
+
+  @TempDir Path root;
+  private FaultInjectingObjectStore store;
+  private StorageLocation table;
+  private RecordingPublisher events;
+  private ExecutorService executor;
+  private LaneCommitService service;
+  private TableRef ref;
+  private final AtomicInteger files = new AtomicInteger();
+
+  @BeforeEach
+  void setUp() {
+    store = new FaultInjectingObjectStore(new LocalObjectStore(root));
+    table = new StorageLocation(store, TABLE_KEY);
+    events = new RecordingPublisher();
+    executor = Executors.newFixedThreadPool(4);
+    service = newService(settings(1000));
+    ref = new TableRef(List.of("ns", "t"), table.uri(), UUID.randomUUID().toString());
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    executor.shutdownNow();
+    executor.awaitTermination(5, TimeUnit.SECONDS);
+  }
+
+  private LaneCommitService newService(CommitSettings settings) {
+    return new LaneCommitService(location -> table, settings, events, executor, Clock.systemUTC(),
+        Duration.ofMinutes(10));
+  }
+
+  private static CommitSettings settings(int maxQueued) {
+    return new CommitSettings(maxQueued, 20, 3, 64, WriterVersions.coordinator(), "2.1", ManifestNaming.Scheme.V2);
+  }
+
+  @Test
+  void createsTheTableThenAppendsInOrderAndPublishesOneEventPerVersion() {
+    CommitResult created = commit(create());
+    assertThat(created.version()).isEqualTo(1);
+    assertThat(created.readVersion()).isZero();
+    assertThat(created.operation()).isEqualTo("Overwrite");
+    assertThat(created.manifestPath()).endsWith("_versions/18446744073709551614.manifest");
+
+    for (int i = 0; i < 5; i++) {
+      CommitResult appended = commit(append(1 + i));
+      assertThat(appended.version()).isEqualTo(2 + i);
+    }
+    TableState latest = latestOnDisk();
+    assertThat(latest.version()).isEqualTo(6);
+    assertThat(latest.manifest().getFragmentsList()).extracting(DataFragment::getId)
+        .containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+    assertThat(events.versions()).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+    assertThat(events.events.get(1).rowsAdded()).isEqualTo(10);
+    assertThat(events.events.get(1).fragmentsAdded()).isEqualTo(1);
+  }
+
+  @Test
+  void concurrentAppendsFromOneReadVersionAllLandContiguously() {
+    commit(create());
+    List<CompletableFuture<CommitResult>> futures = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      futures.add(service.commit(ref, request(append(1))));
+    }
+    List<Long> versions = futures.stream().map(CompletableFuture::join).map(CommitResult::version).sorted().toList();
+    assertThat(versions).hasSize(50).doesNotHaveDuplicates();
+    assertThat(versions.get(0)).isEqualTo(2);
+    assertThat(versions.get(49)).isEqualTo(51);
+    assertThat(latestOnDisk().manifest().getFragmentsCount()).isEqualTo(51);
+    assertThat(events.versions()).hasSize(51).isSorted();
+  }
+
+  @Test
+  void resubmittingACommittedTransactionAnswersTheSameAndWritesNothing() {
+    commit(create());
+    Transaction txn = append(1);
+    CommitResult first = commit(txn);
+    commit(append(2));
+    int manifestsBefore = manifestCount();
+
+    CommitResult again = commit(txn);
+    assertThat(again).isEqualTo(first);
+    assertThat(manifestCount()).isEqualTo(manifestsBefore);
+    assertThat(latestOnDisk().version()).isEqualTo(3);
+  }
+
+  @Test
+  void aWriteWhoseResponseWasLostIsSettledByReadingItBack() {
+    commit(create());
+    // the manifest lands, then the "network" fails: the lane must find its own commit, not write another
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.AFTER, FaultInjectingObjectStore.outcomeUnknown());
+    CommitResult result = commit(append(1));
+    assertThat(result.version()).isEqualTo(2);
+    assertThat(manifestCount()).isEqualTo(2);
+    assertThat(commit(append(2)).version()).isEqualTo(3);
+  }
+
+  @Test
+  void aWriteThatNeverLandedIsRetriedOnceTheOutcomeIsKnown() {
+    commit(create());
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.BEFORE, FaultInjectingObjectStore.outcomeUnknown());
+    CommitResult result = commit(append(1));
+    assertThat(result.version()).isEqualTo(2);
+    assertThat(latestOnDisk().version()).isEqualTo(2);
+  }
+
+  @Test
+  void anUnsettledWriteIsReportedAsUnknownAndResubmittingFinishesIt() {
+    commit(create());
+    Transaction txn = append(1);
+    // every create and every read-back fails: nothing can be said about the outcome
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.AFTER, FaultInjectingObjectStore.outcomeUnknown());
+    store.failNext(Call.PUT_IF_ABSENT, 10, When.BEFORE, FaultInjectingObjectStore.outcomeUnknown());
+    store.failNext(Call.GET, 10, When.BEFORE, FaultInjectingObjectStore.unavailable());
+    assertThatThrownBy(() -> commit(txn)).hasCauseInstanceOf(CommitStateUnknownException.class);
+    store.clearFaults();
+
+    CommitResult settled = commit(txn);
+    assertThat(settled.version()).isEqualTo(2);
+    assertThat(manifestCount()).isEqualTo(2);
+  }
+
+  @Test
+  void aStoreThatIsDownFailsTheCommitWithoutWritingAManifest() {
+    commit(create());
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.BEFORE, FaultInjectingObjectStore.unavailable());
+    assertThatThrownBy(() -> commit(append(1))).hasCauseInstanceOf(StoreUnavailableException.class);
+    assertThat(manifestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aVersionTakenByAWriterOutsideTheLaneIsReloadedAndCheckedAgain() {
+    commit(create());
+    commit(append(1)); // the lane now caches version 2
+    // a writer bypassing the coordinator commits version 3 directly on the store
+    TableStorage storage = new TableStorage(table);
+    TableState v2 = latestOnDisk();
+    Transaction rogue = append(2);
+    TableState v3 = ManifestBuilder.build(v2, rogue,
+        CommitContext.of(3, Instant.now(), "2-rogue.txn", WriterVersions.coordinator()));
+    storage.createManifest(3, ManifestNaming.Scheme.V2,
+        new ManifestFile(v3.manifest(), v3.indices(), Optional.of(rogue)).encode());
+
+    CommitResult result = commit(append(2));
+    assertThat(result.version()).isEqualTo(4);
+    assertThat(latestOnDisk().manifest().getFragmentsCount()).isEqualTo(4);
+  }
+
+  @Test
+  void conflictsNameTheCommittedVersionAndOperation() {
+    commit(create());
+    commit(append(1));
+    Transaction overwrite = create().toBuilder().setReadVersion(2).setUuid(UUID.randomUUID().toString()).build();
+    commit(overwrite); // version 3 overwrites the table
+    assertThatThrownBy(() -> commit(append(2)))
+        .cause()
+        .isInstanceOf(CommitConflictException.class)
+        .satisfies(e -> {
+          CommitConflictException conflict = (CommitConflictException) e;
+          assertThat(conflict.conflictingVersion()).isEqualTo(3);
+          assertThat(conflict.conflictingOperation()).isEqualTo("Overwrite");
+        });
+    assertThat(latestOnDisk().version()).isEqualTo(3);
+  }
+
+  @Test
+  void badInputIsRefusedAndChangesNothing() {
+    commit(create());
+    int before = manifestCount();
+    assertThatThrownBy(() -> service.commit(ref, new CommitRequest(new byte[] {1, 2, 3, 4, 5}, Optional.empty(),
+        true, "tester")).join()).hasCauseInstanceOf(InvalidTransactionException.class);
+    assertThatThrownBy(() -> commit(append(7))) // read version ahead of the table
+        .hasCauseInstanceOf(InvalidTransactionException.class);
+    assertThat(manifestCount()).isEqualTo(before);
+  }
+
+  @Test
+  void aFailedEventLeavesTheCommitInPlaceAndResubmittingPublishesIt() {
+    commit(create());
+    Transaction txn = append(1);
+    events.failNext = true;
+    assertThatThrownBy(() -> commit(txn)).hasCauseInstanceOf(EventPublishException.class);
+    assertThat(latestOnDisk().version()).isEqualTo(2);
+
+    CommitResult again = commit(txn);
+    assertThat(again.version()).isEqualTo(2);
+    assertThat(events.versions()).containsExactly(1L, 2L);
+  }
+
+  @Test
+  void aFullLaneThrottles() {
+    service = newService(settings(1));
+    commit(create());
+    store.failNext(Call.PUT, 1, When.BEFORE, () -> {
+      sleep(500); // hold the lane busy on its .txn write, which then fails
+      return new StoreUnavailableException("slow store", null);
+    });
+    CompletableFuture<CommitResult> first = service.commit(ref, request(append(1)));
+    sleep(100);
+    CompletableFuture<CommitResult> second = service.commit(ref, request(append(1)));
+    CompletableFuture<CommitResult> third = service.commit(ref, request(append(1)));
+    assertThat(List.of(second, third)).anySatisfy(f ->
+        assertThatThrownBy(f::join).hasCauseInstanceOf(CommitThrottledException.class));
+    assertThatThrownBy(first::join).hasCauseInstanceOf(StoreUnavailableException.class);
+  }
+
+  private CommitResult commit(Transaction txn) {
+    try {
+      return service.commit(ref, request(txn)).get(30, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new CompletionException(e.getCause());
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static CommitRequest request(Transaction txn) {
+    return new CommitRequest(txn.toByteArray(), Optional.empty(), true, "tester");
+  }
+
+  private Transaction create() {
+    return Transaction.newBuilder()
+        .setReadVersion(0)
+        .setUuid(UUID.randomUUID().toString())
+        .setOverwrite(Transaction.Overwrite.newBuilder()
+            .addSchema(Field.newBuilder().setName("id").setId(0).setParentId(-1).setLogicalType("int64")
+                .setNullable(true))
+            .addFragments(fragment()))
+        .build();
+  }
+
+  private Transaction append(long readVersion) {
+    return Transaction.newBuilder()
+        .setReadVersion(readVersion)
+        .setUuid(UUID.randomUUID().toString())
+        .setAppend(Transaction.Append.newBuilder().addFragments(fragment()))
+        .build();
+  }
+
+  private DataFragment fragment() {
+    return DataFragment.newBuilder()
+        .setId(0)
+        .setPhysicalRows(10)
+        .addFiles(DataFile.newBuilder().setPath("f" + files.incrementAndGet() + ".lance").addFields(0)
+            .addColumnIndices(0).setFileMajorVersion(2).setFileMinorVersion(1).setFileSizeBytes(100))
+        .build();
+  }
+
+  private TableState latestOnDisk() {
+    TableStorage storage = new TableStorage(new StorageLocation(store.delegate(), TABLE_KEY));
+    TableStorage.VersionListing listing = storage.listVersions();
+    return storage.stateOf(storage.readManifest(listing.latest().orElseThrow(), listing.scheme().orElseThrow())
+        .orElseThrow());
+  }
+
+  private int manifestCount() {
+    return new TableStorage(new StorageLocation(store.delegate(), TABLE_KEY)).listVersions().versions().size();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Records events; can be told to fail the next publish, standing in for a Kafka outage. */
+  static final class RecordingPublisher implements CommitEventPublisher {
+    final List<CommitEvent> events = Collections.synchronizedList(new ArrayList<>());
+    volatile boolean failNext;
+
+    @Override
+    public CompletableFuture<Void> publish(CommitEvent event) {
+      if (failNext) {
+        failNext = false;
+        return CompletableFuture.failedFuture(new IllegalStateException("Kafka is down"));
+      }
+      synchronized (events) {
+        if (events.stream().noneMatch(e -> e.id().equals(event.id()))) {
+          events.add(event);
+        }
+      }
+      return CompletableFuture.completedFuture(null);
+    }
+
+    List<Long> versions() {
+      synchronized (events) {
+        return events.stream().map(CommitEvent::version).toList();
+      }
+    }
+
+    @Override
+    public void close() {}
+  }
+}
