@@ -164,6 +164,12 @@ public final class ManifestBuilder {
       case REWRITE -> RewriteOperation.apply(draft, txn.getRewrite());
       case RESERVE_FRAGMENTS -> ReserveFragmentsOperation.apply(draft, txn.getReserveFragments());
       case UPDATE_CONFIG -> UpdateConfigOperation.apply(draft, txn.getUpdateConfig());
+      case UPDATE -> UpdateOperation.apply(draft, txn.getUpdate());
+      case MERGE -> MergeOperation.apply(draft, txn.getMerge());
+      case PROJECT -> ProjectOperation.apply(draft, txn.getProject());
+      case DATA_REPLACEMENT -> DataReplacementOperation.apply(draft, txn.getDataReplacement());
+      case UPDATE_BASES -> UpdateBasesOperation.apply(draft, txn.getUpdateBases());
+      case UPDATE_MEM_WAL_STATE -> UpdateMemWalStateOperation.apply(draft, txn.getUpdateMemWalState());
       default -> throw new UnsupportedOperationTypeException(kind.lanceName());
     }
   }

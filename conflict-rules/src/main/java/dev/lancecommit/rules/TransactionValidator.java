@@ -65,13 +65,13 @@ public final class TransactionValidator {
       }
       return;
     }
-    if (Long.compareUnsigned(readVersion, latest.version()) > 0) {
-      throw new InvalidTransactionException("read_version " + Long.toUnsignedString(readVersion)
-          + " is ahead of the latest version " + latest.version());
-    }
     if (kind == OperationKind.CLONE) {
       throw new InvalidTransactionException(
           "Clone creates a table, but this table already exists at version " + latest.version());
+    }
+    if (Long.compareUnsigned(readVersion, latest.version()) > 0) {
+      throw new InvalidTransactionException("read_version " + Long.toUnsignedString(readVersion)
+          + " is ahead of the latest version " + latest.version());
     }
     if (readVersion == 0 && kind != OperationKind.OVERWRITE) {
       throw new InvalidTransactionException("read_version 0 is only valid for an Overwrite or a Clone creating the "
@@ -215,28 +215,7 @@ public final class TransactionValidator {
     private void checkMerge(Transaction.Merge merge) {
       Set<Integer> schemaIds = requireSchema(merge.getSchemaList(), "Merge");
       List<DataFragment> fragments = merge.getFragmentsList();
-      List<DataFragment> original = latest.manifest().getFragmentsList();
-      if (fragments.size() < original.size()) {
-        throw new InvalidTransactionException("Merge operation reduced fragment count from " + original.size()
-            + " to " + fragments.size() + ". Merge operations should only add columns, not reduce fragments.");
-      }
-      Map<Long, DataFragment> merged = new HashMap<>();
-      fragments.forEach(f -> merged.put(f.getId(), f));
-      List<Long> missing = new ArrayList<>();
-      for (DataFragment old : original) {
-        DataFragment now = merged.get(old.getId());
-        if (now == null) {
-          missing.add(old.getId());
-        } else if (now.getPhysicalRows() != old.getPhysicalRows()) {
-          throw new InvalidTransactionException("Merge operation changed row count for fragment " + old.getId()
-              + ". Original: " + old.getPhysicalRows() + ", New: " + now.getPhysicalRows()
-              + ". Merge operations should preserve fragment row counts and only add new columns.");
-        }
-      }
-      if (!missing.isEmpty()) {
-        throw new InvalidTransactionException("Merge operation is missing original fragments: " + missing
-            + ". Merge operations should preserve all original fragments and only add new columns.");
-      }
+      MergeOperation.requirePreserved(latest.manifest().getFragmentsList(), fragments);
       checkUniqueIds(fragments, "Merge.fragments");
       checkFiles(fragments, schemaIds, Set.of(), existing);
     }

@@ -33,7 +33,7 @@ final class Conditions {
   static final ConflictCondition DU = new SimpleCondition("du",
       "D/U-rebase rule (ours Delete or Update vs a committed Delete or Update). No fragment overlap (as in o1) -> C."
           + " Overlap and ours has no updated fragments (it only removes whole fragments) -> R. Overlap and no"
-          + " affected rows supplied -> R. Overlap and the fragments as of our read version not supplied -> R. Then, for"
+          + " affected rows supplied -> R. Overlap and the fragments as of our read version not supplied, or lacking an overlapping fragment -> R. Then, for"
           + " each fragment the committed transaction updated that ours modifies and that existed at our read version:"
           + " data files differ from the read version -> R (a file size of 0, meaning unknown, matches any size);"
           + " deletion file differs -> that fragment needs its deletion vector rebased. Any committed removed fragment"

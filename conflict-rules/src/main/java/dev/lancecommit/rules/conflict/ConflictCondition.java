@@ -34,10 +34,15 @@ public interface ConflictCondition {
   }
 
   /**
-   * One decision: the kind, a detail clause for the outcome's reason (e.g. "both touch fragments [3]"), and for
-   * {@link Kind#REBASE} the fragments whose deletion vectors must be merged.
+   * One decision: the kind, a detail clause for the outcome's reason (e.g. "both touch fragments [3]"), for
+   * {@link Kind#REBASE} the fragments whose deletion vectors must be merged, and the id of the condition that
+   * decided (null until a named condition stamps it; inside an "a+b" cell it names the part that decided).
    */
-  record Verdict(Kind kind, String detail, Set<Long> rebaseFragments) {
+  record Verdict(Kind kind, String detail, Set<Long> rebaseFragments, String decidedBy) {
+    public Verdict(Kind kind, String detail, Set<Long> rebaseFragments) {
+      this(kind, detail, rebaseFragments, null);
+    }
+
     public Verdict {
       Objects.requireNonNull(kind, "kind");
       Objects.requireNonNull(detail, "detail");
@@ -49,6 +54,11 @@ public interface ConflictCondition {
       if ((kind == Kind.REBASE) == rebaseFragments.isEmpty()) {
         throw new IllegalArgumentException("Exactly REBASE verdicts name fragments to rebase");
       }
+    }
+
+    /** This verdict attributed to {@code condition}, unless a more specific condition already claimed it. */
+    public Verdict decidedBy(String condition) {
+      return decidedBy != null ? this : new Verdict(kind, detail, rebaseFragments, condition);
     }
 
     public static Verdict compatible(String detail) {

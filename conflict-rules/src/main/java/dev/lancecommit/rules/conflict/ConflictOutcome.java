@@ -10,9 +10,10 @@ import java.util.TreeSet;
  * The answer to "can our transaction commit on top of what was committed since its read version?".
  *
  * @param kind the verdict
- * @param rule the stable name of the rule that decided: a condition id from SPEC.md (e.g. "k1", "du"), a constant
- *     cell's name (e.g. "append-vs-overwrite"), or one of "no-rebase", "already-committed", "uuid-reuse",
- *     "up-to-date", "compatible-with-all"
+ * @param rule the stable name of the rule that decided: a condition id from SPEC.md (e.g. "k1", "du"; in an "a+b"
+ *     cell the part that answered R, X or REBASE, the whole "a+b" when it answered C), a constant cell's name (e.g.
+ *     "append-vs-overwrite"), or one of "no-rebase", "already-committed", "uuid-reuse", "up-to-date",
+ *     "compatible-with-all"
  * @param theirVersion the committed version that decided (for a combined answer: the newest version checked; when
  *     nothing was committed since: our read version)
  * @param theirOperation the operation committed at {@code theirVersion}; null only when nothing was committed since

@@ -52,7 +52,9 @@ public final class ConflictResolver {
 
     Cell cell = ConflictMatrix.standard().cell(ourKind, theirKind);
     Verdict verdict = cell.evaluate(ours, theirs, inputs);
-    String rule = cell instanceof Cell.Constant constant ? constant.rule() : cell.symbol();
+    String cellRule = cell instanceof Cell.Constant constant ? constant.rule() : cell.symbol();
+    // In an "a+b" cell the part that said R, X or REBASE is the rule; a compatible answer names the whole cell.
+    String rule = verdict.kind() != Kind.COMPATIBLE && verdict.decidedBy() != null ? verdict.decidedBy() : cellRule;
 
     if (!inputs.rebaseAllowed()) {
       return ConflictOutcome.of(Kind.RETRYABLE, "no-rebase", theirVersion, theirKind,

@@ -38,6 +38,12 @@ final class DeleteUpdateRebase {
           + " not supplied, so the deletion vectors cannot be merged");
     }
     Map<Long, DataFragment> initial = supplied.get();
+    SortedSet<Long> unknown = new TreeSet<>(both);
+    unknown.removeAll(initial.keySet());
+    if (!unknown.isEmpty()) {
+      return Verdict.retryable("both touch fragments " + both + " and fragments " + unknown + " are missing from the"
+          + " supplied fragments as of the read version");
+    }
     TreeSet<Long> needsRewrite = new TreeSet<>();
     for (DataFragment updated : updatedFragments(theirs)) {
       DataFragment before = ourModified.contains(updated.getId()) ? initial.get(updated.getId()) : null;

@@ -51,6 +51,7 @@ record SequenceCondition(List<ConflictCondition> parts) implements ConflictCondi
     List<String> rebaseDetails = new ArrayList<>();
     TreeSet<Long> rebaseFragments = new TreeSet<>();
     List<String> compatibleDetails = new ArrayList<>();
+    String firstRebase = null;
     for (ConflictCondition part : parts) {
       Verdict verdict = part.evaluate(ours, theirs, context);
       switch (verdict.kind()) {
@@ -60,12 +61,13 @@ record SequenceCondition(List<ConflictCondition> parts) implements ConflictCondi
         case REBASE -> {
           rebaseDetails.add(verdict.detail());
           rebaseFragments.addAll(verdict.rebaseFragments());
+          firstRebase = firstRebase == null ? verdict.decidedBy() : firstRebase;
         }
         default -> compatibleDetails.add(verdict.detail());
       }
     }
     if (!rebaseFragments.isEmpty()) {
-      return Verdict.rebase(String.join("; ", rebaseDetails), rebaseFragments);
+      return Verdict.rebase(String.join("; ", rebaseDetails), rebaseFragments).decidedBy(firstRebase);
     }
     return Verdict.compatible(String.join("; ", compatibleDetails));
   }

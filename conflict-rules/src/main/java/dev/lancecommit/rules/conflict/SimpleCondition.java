@@ -32,7 +32,7 @@ record SimpleCondition(String name, String description, Set<Kind> outcomes, bool
     if (!outcomes.contains(verdict.kind())) {
       throw new IllegalStateException("Condition " + name + " answered " + verdict.kind() + ", outside " + outcomes);
     }
-    return verdict;
+    return verdict.decidedBy(name);
   }
 
   @Override

@@ -83,7 +83,8 @@ public final class SpecWriter {
     md.append("5. Otherwise REBASE (rule of the first rebase; fragments of all of them) if any version needs a rebase,"
         + " else COMPATIBLE, rule `compatible-with-all`; both name the newest version.\n\n");
     md.append("A cell `a+b` checks `a`, then `b` (Lance runs its 2026 pre-checks before the per-operation rule): the"
-        + " first R or X decides, REBASE verdicts are collected, C only when every part says C.\n\n");
+        + " first R or X decides and names the rule, REBASE verdicts are collected, C (rule `a+b`) only when every"
+        + " part says C.\n\n");
 
     md.append("## Matrix\n\n");
     md.append("Rows: ours (committing). Columns: theirs (already committed). ");

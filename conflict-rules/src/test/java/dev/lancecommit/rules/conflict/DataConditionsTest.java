@@ -100,11 +100,13 @@ class DataConditionsTest {
     void throughTheResolverTheDataReplacementCellChecksNullabilityThenFields() {
       ConflictOutcome nullability = ConflictResolver.check(dataReplacement(3, 1), Txns.project(false, 0, 1), 2, NONE);
       assertThat(nullability.kind()).isEqualTo(RETRYABLE);
-      assertThat(nullability.rule()).isEqualTo("n1+d2");
+      assertThat(nullability.rule()).isEqualTo("n1");
       ConflictOutcome dropped = ConflictResolver.check(dataReplacement(3, 1), Txns.project(true, 0), 2, NONE);
       assertThat(dropped.kind()).isEqualTo(INCOMPATIBLE);
-      assertThat(ConflictResolver.check(dataReplacement(3, 1), Txns.project(true, 0, 1), 2, NONE).kind())
-          .isEqualTo(COMPATIBLE);
+      assertThat(dropped.rule()).isEqualTo("d2");
+      ConflictOutcome kept = ConflictResolver.check(dataReplacement(3, 1), Txns.project(true, 0, 1), 2, NONE);
+      assertThat(kept.kind()).isEqualTo(COMPATIBLE);
+      assertThat(kept.rule()).isEqualTo("n1+d2");
     }
   }
 
@@ -129,7 +131,7 @@ class DataConditionsTest {
     void updateVsUpdateChecksTheFilterBeforeTheRebaseRule() {
       ConflictOutcome outcome = ConflictResolver.check(withFilter, Txns.update(List.of()), 2, NONE);
       assertThat(outcome.kind()).isEqualTo(RETRYABLE);
-      assertThat(outcome.rule()).isEqualTo("p1+du");
+      assertThat(outcome.rule()).isEqualTo("p1");
       assertThat(ConflictResolver.check(Txns.update(List.of()), Txns.update(List.of()), 2, NONE).kind())
           .isEqualTo(COMPATIBLE);
     }

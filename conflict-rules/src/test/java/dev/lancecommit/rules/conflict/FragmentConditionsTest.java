@@ -118,6 +118,13 @@ class FragmentConditionsTest {
     }
 
     @Test
+    void overlapMissingFromTheSuppliedInitialFragmentsRetries() {
+      Transaction theirs = delete(List.of(withDeletions(fragment(3), 9)));
+      RebaseInputs partial = RebaseInputs.builder().affectedRows(rows).initialFragments(List.of(fragment(4))).build();
+      assertThat(Conditions.DU.evaluate(ours(), theirs, partial).detail()).contains("fragments [3] are missing");
+    }
+
+    @Test
     void oursRemovingWholeFragmentsRetriesEvenWithAffectedRows() {
       Transaction wholeFragment = delete(List.of(), 3);
       Transaction theirs = delete(List.of(withDeletions(fragment(3), 9)));

@@ -4,7 +4,7 @@ package dev.lancecommit.coordinator.credentials;
  * Hands writers and readers storage credentials scoped to one table. Implementations may call a remote service
  * (STS): call {@link #vend} from a blocking executor, never from a Vert.x event loop.
  */
-public interface CredentialVendor {
+public interface CredentialVendor extends AutoCloseable {
 
   /**
    * Credentials for {@code principal} on the table at {@code tableLocation}.
@@ -16,4 +16,8 @@ public interface CredentialVendor {
    * @throws CredentialVendingException if the credential service refused or failed
    */
   VendedCredentials vend(String principal, String tableLocation, AccessMode mode);
+
+  /** Releases connections; vending after close is not supported. */
+  @Override
+  default void close() {}
 }

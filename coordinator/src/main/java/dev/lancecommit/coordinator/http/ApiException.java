@@ -34,8 +34,10 @@ public class ApiException extends RuntimeException {
   public static ApiException unsupportedOperation(String operationId) {
     return new ApiException(
         501, ErrorCode.UNSUPPORTED, "Operation " + operationId + " is not supported",
-        "This commit coordinator implements CreateNamespace, DescribeNamespace, NamespaceExists, DeclareTable, "
-            + "RegisterTable, DescribeTable, TableExists and CommitTable; " + operationId + " is not available");
+        "This commit coordinator implements the namespace operations (Create, Describe, Exists, List, Drop), "
+            + "DeclareTable, RegisterTable, DescribeTable, TableExists, ListTables, ListAllTables, DeregisterTable, "
+            + "DropTable, RenameTable, ListTableVersions, DescribeTableVersion and CommitTable; " + operationId
+            + " is not available");
   }
 
   /** A request option this coordinator does not implement on an otherwise supported operation. */

@@ -1,5 +1,8 @@
 package dev.lancecommit.coordinator.http;
 
+import dev.lancecommit.coordinator.auth.AccessControl;
+import dev.lancecommit.coordinator.auth.Permission;
+import dev.lancecommit.coordinator.auth.Principal;
 import dev.lancecommit.coordinator.commit.CommitRequest;
 import dev.lancecommit.coordinator.commit.CommitResult;
 import dev.lancecommit.coordinator.commit.CommitService;
@@ -20,19 +23,20 @@ import java.util.Optional;
 /**
  * CommitTable, this product's extension of the namespace API: {@code POST /v1/table/{id}/commit} with either the raw
  * Lance {@code Transaction} protobuf ({@code Content-Type: application/x-protobuf}; {@code rebase} may then be given
- * as a query parameter) or JSON {@code {"transaction": base64, "affected_rows": base64?, "rebase": bool?}}.
+ * as a query parameter) or JSON {@code {"transaction": base64, "affected_rows": base64?, "rebase": bool?}}. Needs
+ * the commit grant on the table; the caller's principal name becomes the commit's actor.
  */
 final class CommitRoute {
-  static final String ANONYMOUS = "anonymous";
-
   private final Catalog catalog;
   private final CommitService commitService;
   private final Blocking blocking;
+  private final AccessControl access;
 
-  CommitRoute(Catalog catalog, CommitService commitService, Blocking blocking) {
+  CommitRoute(Catalog catalog, CommitService commitService, Blocking blocking, AccessControl access) {
     this.catalog = catalog;
     this.commitService = commitService;
     this.blocking = blocking;
+    this.access = access;
   }
 
   void mount(Router router) {
@@ -40,8 +44,10 @@ final class CommitRoute {
   }
 
   private void commit(RoutingContext ctx) {
-    Parsed parsed = parse(ctx);
+    Principal caller = Authentication.principal(ctx);
+    Parsed parsed = parse(ctx, caller.name());
     List<String> id = RequestIds.tableId(ctx, parsed.bodyId);
+    access.require(caller, Permission.COMMIT, id);
     CommitRequest request = parsed.request;
     Vertx vertx = ctx.vertx();
     // The catalog lookup blocks; the service is called from the worker too, in case it does work before returning.
@@ -64,7 +70,7 @@ final class CommitRoute {
         .put("operation", result.operation());
   }
 
-  private static Parsed parse(RoutingContext ctx) {
+  private static Parsed parse(RoutingContext ctx, String actor) {
     Buffer body = ctx.body().buffer();
     if (body == null || body.length() == 0) {
       throw ApiException.invalidInput("Request body is empty", "CommitTable needs a Lance transaction");
@@ -73,7 +79,7 @@ final class CommitRoute {
     if (mediaType.equals("application/x-protobuf") || mediaType.equals("application/protobuf")) {
       boolean rebase = rebaseQuery(ctx);
       return new Parsed(Optional.empty(),
-          new CommitRequest(body.getBytes(), Optional.empty(), rebase, ANONYMOUS));
+          new CommitRequest(body.getBytes(), Optional.empty(), rebase, actor));
     }
     if (!mediaType.equals("application/json")) {
       throw ApiException.invalidInput("Unsupported content type '" + mediaType + "'",
@@ -87,7 +93,7 @@ final class CommitRoute {
     }
     Optional<byte[]> affectedRows = base64(json, "affected_rows");
     boolean rebase = json.bool("rebase").orElse(true);
-    return new Parsed(json.stringList("id"), new CommitRequest(transaction, affectedRows, rebase, ANONYMOUS));
+    return new Parsed(json.stringList("id"), new CommitRequest(transaction, affectedRows, rebase, actor));
   }
 
   private static Optional<byte[]> base64(JsonBody json, String field) {

@@ -1,13 +1,17 @@
 package dev.lancecommit.coordinator.http;
 
+import dev.lancecommit.coordinator.auth.PermissionDeniedException;
+import dev.lancecommit.coordinator.auth.UnauthenticatedException;
 import dev.lancecommit.coordinator.commit.CommitStateUnknownException;
 import dev.lancecommit.coordinator.commit.CommitThrottledException;
 import dev.lancecommit.coordinator.commit.EventPublishException;
+import dev.lancecommit.coordinator.namespace.CatalogConcurrentUpdateException;
 import dev.lancecommit.coordinator.namespace.InvalidCatalogInputException;
 import dev.lancecommit.coordinator.namespace.NamespaceAlreadyExistsException;
 import dev.lancecommit.coordinator.namespace.NamespaceNotEmptyException;
 import dev.lancecommit.coordinator.namespace.NamespaceNotFoundException;
 import dev.lancecommit.coordinator.namespace.TableAlreadyExistsException;
+import dev.lancecommit.coordinator.namespace.TableDropRefusedException;
 import dev.lancecommit.coordinator.namespace.TableNotFoundException;
 import dev.lancecommit.coordinator.namespace.TableVersionNotFoundException;
 import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
@@ -34,6 +38,12 @@ public final class ErrorMapper {
     Throwable t = unwrap(failure);
     if (t instanceof ApiException api) {
       return api;
+    }
+    if (t instanceof UnauthenticatedException) {
+      return new ApiException(401, ErrorCode.UNAUTHENTICATED, "Authentication required", t.getMessage());
+    }
+    if (t instanceof PermissionDeniedException) {
+      return new ApiException(403, ErrorCode.PERMISSION_DENIED, "Permission denied", t.getMessage());
     }
     if (t instanceof InvalidTransactionException || t instanceof InvalidCatalogInputException) {
       return ApiException.invalidInput(t.getMessage());
@@ -63,6 +73,12 @@ public final class ErrorMapper {
     }
     if (t instanceof TableAlreadyExistsException) {
       return new ApiException(409, ErrorCode.TABLE_ALREADY_EXISTS, t.getMessage(), t.getMessage());
+    }
+    if (t instanceof CatalogConcurrentUpdateException) {
+      return new ApiException(409, ErrorCode.CONCURRENT_MODIFICATION, "Concurrent catalog update", t.getMessage());
+    }
+    if (t instanceof TableDropRefusedException) {
+      return new ApiException(409, ErrorCode.INVALID_TABLE_STATE, "Table files cannot be deleted", t.getMessage());
     }
     if (t instanceof CommitConflictException e) {
       return conflict(e);

@@ -49,7 +49,7 @@ final class RequestIds {
     return id;
   }
 
-  private static String delimiter(RoutingContext ctx) {
+  static String delimiter(RoutingContext ctx) {
     List<String> values = ctx.queryParam("delimiter");
     if (values.isEmpty()) {
       return DEFAULT_DELIMITER;

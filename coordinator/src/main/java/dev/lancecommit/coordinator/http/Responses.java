@@ -29,9 +29,20 @@ final class Responses {
     ctx.response().setStatusCode(200).end();
   }
 
+  /** 204 with no body (DropNamespace with mode Skip on a namespace that does not exist). */
+  static void noContent(RoutingContext ctx) {
+    if (ctx.response().ended()) {
+      return;
+    }
+    ctx.response().setStatusCode(204).end();
+  }
+
   static void error(RoutingContext ctx, ApiException e) {
     if (ctx.response().ended()) {
       return;
+    }
+    if (e.code() == ErrorCode.UNAUTHENTICATED.code()) {
+      ctx.response().putHeader("WWW-Authenticate", "Bearer realm=\"lance-commit-coordinator\"");
     }
     ctx.response()
         .setStatusCode(e.httpStatus())

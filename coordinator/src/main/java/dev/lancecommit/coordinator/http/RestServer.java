@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator.http;
 
+import dev.lancecommit.coordinator.auth.AccessControl;
 import dev.lancecommit.coordinator.commit.CommitService;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import io.vertx.core.Future;
@@ -12,8 +13,9 @@ import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.HttpException;
 
 /**
- * The coordinator's HTTP API: the supported part of the Lance namespace REST spec plus CommitTable. Handlers parse
- * and validate on the event loop and run every catalog, storage and commit call through the blocking executor.
+ * The coordinator's HTTP API: the supported part of the Lance namespace REST spec plus CommitTable. Every request
+ * is authenticated first ({@link RestServerOptions#accessControl()}); handlers then parse, validate and check
+ * grants on the event loop and run every catalog, storage and commit call through the blocking executor.
  */
 public final class RestServer {
   private final Vertx vertx;
@@ -55,11 +57,16 @@ public final class RestServer {
 
   private Router buildRouter(Catalog catalog, CommitService commitService) {
     Blocking blocking = new Blocking(vertx, options.blockingExecutor().orElse(null));
+    AccessControl access = options.accessControl();
     Router r = Router.router(vertx);
+    r.route().handler(new Authentication(access)::handle);
     r.route().handler(BodyHandler.create(false).setBodyLimit(options.maxBodyBytes()));
-    new NamespaceRoutes(catalog, blocking).mount(r);
-    new TableRoutes(catalog, blocking).mount(r);
-    new CommitRoute(catalog, commitService, blocking).mount(r);
+    new NamespaceRoutes(catalog, blocking, access).mount(r);
+    new TableListRoutes(catalog, blocking, access).mount(r);
+    new TableRoutes(catalog, blocking, access).mount(r);
+    new TableLifecycleRoutes(catalog, blocking, access).mount(r);
+    new TableVersionRoutes(catalog, blocking, access).mount(r);
+    new CommitRoute(catalog, commitService, blocking, access).mount(r);
     UnsupportedRoutes.mount(r);
     r.route().failureHandler(this::renderFailure);
     r.errorHandler(404, ctx -> Responses.error(ctx,

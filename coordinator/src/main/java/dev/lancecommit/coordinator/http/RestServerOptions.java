@@ -1,5 +1,7 @@
 package dev.lancecommit.coordinator.http;
 
+import dev.lancecommit.coordinator.auth.AccessControl;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 
@@ -8,17 +10,20 @@ import java.util.concurrent.Executor;
  *
  * <p>{@code maxBodyBytes}: larger request bodies get 413 (default 64 MiB; a Lance transaction listing many
  * fragments stays far below). {@code blockingExecutor}: where catalog and storage calls run; when absent they run
- * through {@code Vertx.executeBlocking} on Vert.x's worker pool.
+ * through {@code Vertx.executeBlocking} on Vert.x's worker pool. {@code accessControl}: authentication and grants;
+ * {@link AccessControl#disabled()} (the default) serves everyone as {@code anonymous}.
  */
 public final class RestServerOptions {
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
 
   private final long maxBodyBytes;
   private final Executor blockingExecutor;
+  private final AccessControl accessControl;
 
   private RestServerOptions(Builder builder) {
     this.maxBodyBytes = builder.maxBodyBytes;
     this.blockingExecutor = builder.blockingExecutor;
+    this.accessControl = builder.accessControl;
   }
 
   public static RestServerOptions defaults() {
@@ -37,9 +42,14 @@ public final class RestServerOptions {
     return Optional.ofNullable(blockingExecutor);
   }
 
+  public AccessControl accessControl() {
+    return accessControl;
+  }
+
   public static final class Builder {
     private long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
     private Executor blockingExecutor;
+    private AccessControl accessControl = AccessControl.disabled();
 
     private Builder() {}
 
@@ -53,6 +63,11 @@ public final class RestServerOptions {
 
     public Builder blockingExecutor(Executor blockingExecutor) {
       this.blockingExecutor = blockingExecutor;
+      return this;
+    }
+
+    public Builder accessControl(AccessControl accessControl) {
+      this.accessControl = Objects.requireNonNull(accessControl, "accessControl");
       return this;
     }
 

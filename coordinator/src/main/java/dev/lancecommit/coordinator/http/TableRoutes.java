@@ -1,29 +1,39 @@
 package dev.lancecommit.coordinator.http;
 
+import dev.lancecommit.coordinator.auth.AccessControl;
+import dev.lancecommit.coordinator.auth.Permission;
+import dev.lancecommit.coordinator.auth.Principal;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import dev.lancecommit.coordinator.namespace.RegisterMode;
 import dev.lancecommit.coordinator.namespace.TableEntry;
 import dev.lancecommit.coordinator.namespace.TableNotFoundException;
 import dev.lancecommit.coordinator.namespace.TableVersionNotFoundException;
 import dev.lancecommit.coordinator.namespace.TableVersions;
+import dev.lancecommit.format.ManifestFile;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 
-/** DeclareTable, RegisterTable, DescribeTable and TableExists. */
+/**
+ * DeclareTable, RegisterTable, DescribeTable and TableExists.
+ *
+ * <p>Grants: declare and register need write on the namespace (register with mode Overwrite also admin on the
+ * table, since it replaces an entry); describe and exists need read on the table.
+ */
 final class TableRoutes {
   private final Catalog catalog;
   private final Blocking blocking;
+  private final AccessControl access;
 
-  TableRoutes(Catalog catalog, Blocking blocking) {
+  TableRoutes(Catalog catalog, Blocking blocking, AccessControl access) {
     this.catalog = catalog;
     this.blocking = blocking;
+    this.access = access;
   }
 
   void mount(Router router) {
@@ -39,6 +49,7 @@ final class TableRoutes {
     Optional<String> location = body.string("location");
     Map<String, String> properties = body.stringMap("properties");
     body.bool("vend_credentials");
+    access.require(Authentication.principal(ctx), Permission.WRITE, namespaceOf(id));
     blocking.run(() -> catalog.declareTable(id, location, properties))
         .onSuccess(entry -> Responses.json(ctx, new JsonObject()
             .put("location", entry.location())
@@ -55,6 +66,11 @@ final class TableRoutes {
         .orElseThrow(() -> ApiException.invalidInput("Field 'location' is required"));
     RegisterMode mode = RegisterMode.parse(body.string("mode").orElse(null));
     Map<String, String> properties = body.stringMap("properties");
+    Principal caller = Authentication.principal(ctx);
+    access.require(caller, Permission.WRITE, namespaceOf(id));
+    if (mode == RegisterMode.OVERWRITE) {
+      access.require(caller, Permission.ADMIN, id);
+    }
     blocking.run(() -> catalog.registerTable(id, location, mode, properties))
         .onSuccess(entry -> Responses.json(ctx, new JsonObject()
             .put("location", entry.location())
@@ -62,6 +78,10 @@ final class TableRoutes {
         .onFailure(ctx::fail);
   }
 
+  /**
+   * Without {@code load_detailed_metadata} this lists {@code _versions/} only (no manifest is read); with it the
+   * manifest of the described version is read for schema, stats and table metadata.
+   */
   private void describe(RoutingContext ctx) {
     JsonBody body = JsonBody.parseOrEmpty(ctx.body().buffer());
     List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
@@ -72,32 +92,40 @@ final class TableRoutes {
     if (body.string("branch").isPresent()) {
       throw ApiException.unsupportedOption("DescribeTable", "branch");
     }
-    boolean withTableUri = flag(ctx, body, "with_table_uri");
-    boolean detailed = flag(ctx, body, "load_detailed_metadata");
-    boolean checkDeclared = flag(ctx, body, "check_declared");
+    boolean withTableUri = QueryParams.flag(ctx, body, "with_table_uri", false);
+    boolean detailed = QueryParams.flag(ctx, body, "load_detailed_metadata", false);
+    boolean checkDeclared = QueryParams.flag(ctx, body, "check_declared", false);
     body.bool("vend_credentials");
+    access.require(Authentication.principal(ctx), Permission.READ, id);
     blocking.run(() -> {
       TableEntry entry = catalog.loadTable(id).orElseThrow(() -> new TableNotFoundException(id));
       TableVersions versions = catalog.listVersions(entry);
       if (version.isPresent() && !versions.contains(version.getAsLong())) {
         throw new TableVersionNotFoundException(id, version.getAsLong());
       }
-      return new Described(entry, versions, withTableUri ? catalog.tableUri(entry) : null);
+      OptionalLong shown = version.isPresent() ? version : versions.latest();
+      ManifestFile manifest = detailed && shown.isPresent() ? catalog.readManifest(entry, shown.getAsLong()) : null;
+      return new Described(entry, versions, shown, withTableUri ? catalog.tableUri(entry) : null, manifest);
     }).onSuccess(d -> {
       JsonObject out = new JsonObject()
           .put("location", d.entry.location())
           .put("storage_options", new JsonObject())
           .put("properties", Responses.stringMap(d.entry.properties()))
           .put("managed_versioning", false);
-      OptionalLong shown = version.isPresent() ? version : d.versions.latest();
-      if (shown.isPresent()) {
-        out.put("version", shown.getAsLong());
+      if (d.shown.isPresent()) {
+        out.put("version", d.shown.getAsLong());
       }
       if (d.tableUri != null) {
         out.put("table_uri", d.tableUri);
       }
       if (detailed) {
         out.put("table", d.entry.name()).put("namespace", new JsonArray(List.copyOf(d.entry.namespace())));
+      }
+      if (d.manifest != null) {
+        out.put("schema", ArrowSchemaJson.schema(
+                d.manifest.manifest().getFieldsList(), d.manifest.manifest().getSchemaMetadataMap()))
+            .put("stats", TableStats.of(d.manifest.manifest()))
+            .put("metadata", Responses.stringMap(d.manifest.manifest().getTableMetadataMap()));
       }
       if (checkDeclared || detailed) {
         out.put("is_only_declared", d.versions.isEmpty());
@@ -110,6 +138,7 @@ final class TableRoutes {
     JsonBody body = JsonBody.parseOrEmpty(ctx.body().buffer());
     List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
     OptionalLong version = body.nonNegativeLong("version");
+    access.require(Authentication.principal(ctx), Permission.READ, id);
     blocking.run(() -> {
       TableEntry entry = catalog.loadTable(id).orElseThrow(() -> new TableNotFoundException(id));
       if (version.isPresent() && !catalog.listVersions(entry).contains(version.getAsLong())) {
@@ -119,18 +148,10 @@ final class TableRoutes {
     }).onSuccess(entry -> Responses.empty(ctx)).onFailure(ctx::fail);
   }
 
-  /** The REST spec passes DescribeTable's flags as query parameters; a body field is honoured when no query is. */
-  private static boolean flag(RoutingContext ctx, JsonBody body, String name) {
-    List<String> values = ctx.queryParam(name);
-    if (values.isEmpty()) {
-      return body.bool(name).orElse(false);
-    }
-    String value = values.get(0).toLowerCase(Locale.ROOT);
-    if (values.size() > 1 || !(value.equals("true") || value.equals("false"))) {
-      throw ApiException.invalidInput("Query parameter '" + name + "' must be true or false");
-    }
-    return Boolean.parseBoolean(value);
+  static List<String> namespaceOf(List<String> tableId) {
+    return tableId.subList(0, tableId.size() - 1);
   }
 
-  private record Described(TableEntry entry, TableVersions versions, String tableUri) {}
+  private record Described(
+      TableEntry entry, TableVersions versions, OptionalLong shown, String tableUri, ManifestFile manifest) {}
 }

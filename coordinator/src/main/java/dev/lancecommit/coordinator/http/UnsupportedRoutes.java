@@ -9,18 +9,9 @@ final class UnsupportedRoutes {
   private record Operation(HttpMethod method, String path, String operationId) {}
 
   private static final List<Operation> OPERATIONS = List.of(
-      new Operation(HttpMethod.GET, "/v1/namespace/:id/list", "ListNamespaces"),
-      new Operation(HttpMethod.POST, "/v1/namespace/:id/drop", "DropNamespace"),
-      new Operation(HttpMethod.GET, "/v1/namespace/:id/table/list", "ListTables"),
-      new Operation(HttpMethod.GET, "/v1/table", "ListAllTables"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/drop", "DropTable"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/deregister", "DeregisterTable"),
       new Operation(HttpMethod.POST, "/v1/table/:id/restore", "RestoreTable"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/rename", "RenameTable"),
       new Operation(HttpMethod.POST, "/v1/table/:id/schema_metadata/update", "UpdateTableSchemaMetadata"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/version/list", "ListTableVersions"),
       new Operation(HttpMethod.POST, "/v1/table/:id/version/create", "CreateTableVersion"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/version/describe", "DescribeTableVersion"),
       new Operation(HttpMethod.POST, "/v1/table/:id/version/delete", "BatchDeleteTableVersions"),
       new Operation(HttpMethod.POST, "/v1/table/version/batch-create", "BatchCreateTableVersions"),
       new Operation(HttpMethod.POST, "/v1/table/batch-commit", "BatchCommitTables"),

@@ -9,79 +9,117 @@ import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
-/** The JSON documents the catalog keeps under {@code _catalog/}. Unknown fields are ignored when reading. */
+/**
+ * The JSON documents of catalog revisions (see {@link CatalogLayout}). Unknown fields are ignored when reading, so a
+ * newer coordinator may add fields without breaking an older one sharing the warehouse.
+ *
+ * <pre>
+ * table:     {"id", "revision", "revision_id", "location", "table_uuid",
+ *             "state": "declared|registered|deregistered|dropped|renamed", "properties", "created_at", "updated_at",
+ *             "renamed_to"?, "renamed_from"?}
+ * namespace: {"id", "revision", "revision_id", "state": "active|dropped", "properties", "created_at", "updated_at"}
+ * </pre>
+ */
 final class CatalogFiles {
   private static final ObjectMapper MAPPER =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+  private static final String ACTIVE = "active";
+  private static final String DROPPED = "dropped";
 
   private CatalogFiles() {}
 
   @JsonInclude(JsonInclude.Include.NON_NULL)
   record NamespaceFile(
       @JsonProperty("id") List<String> id,
+      @JsonProperty("revision") Long revision,
+      @JsonProperty("revision_id") String revisionId,
+      @JsonProperty("state") String state,
       @JsonProperty("properties") Map<String, String> properties,
-      @JsonProperty("created_at") String createdAt) {}
+      @JsonProperty("created_at") String createdAt,
+      @JsonProperty("updated_at") String updatedAt) {}
 
   @JsonInclude(JsonInclude.Include.NON_NULL)
   record TableFile(
       @JsonProperty("id") List<String> id,
+      @JsonProperty("revision") Long revision,
+      @JsonProperty("revision_id") String revisionId,
       @JsonProperty("location") String location,
       @JsonProperty("table_uuid") String tableUuid,
       @JsonProperty("state") String state,
       @JsonProperty("properties") Map<String, String> properties,
-      @JsonProperty("created_at") String createdAt) {}
+      @JsonProperty("created_at") String createdAt,
+      @JsonProperty("updated_at") String updatedAt,
+      @JsonProperty("renamed_to") List<String> renamedTo,
+      @JsonProperty("renamed_from") List<String> renamedFrom) {}
 
-  static byte[] write(NamespaceEntry entry) {
-    return bytes(new NamespaceFile(
-        entry.id(), new TreeMap<>(entry.properties()), entry.createdAt().toString()));
+  static byte[] write(NamespaceRecord record, long revision) {
+    return bytes(new NamespaceFile(record.id(), revision, record.revisionId(), record.active() ? ACTIVE : DROPPED,
+        new TreeMap<>(record.properties()), record.createdAt().toString(), record.updatedAt().toString()));
   }
 
-  static byte[] write(TableEntry entry) {
-    return bytes(new TableFile(
-        entry.id(), entry.location(), entry.tableUuid(), entry.state().wireName(),
-        new TreeMap<>(entry.properties()), entry.createdAt().toString()));
+  static byte[] write(TableRecord record, long revision) {
+    return bytes(new TableFile(record.id(), revision, record.revisionId(), record.location(), record.tableUuid(),
+        record.status().wireName(), new TreeMap<>(record.properties()), record.createdAt().toString(),
+        record.updatedAt().toString(), record.renamedTo().orElse(null), record.renamedFrom().orElse(null)));
   }
 
-  static NamespaceEntry readNamespace(String key, byte[] data) {
+  static NamespaceRecord readNamespace(String key, byte[] data) {
     try {
       NamespaceFile file = MAPPER.readValue(data, NamespaceFile.class);
-      require(key, file.id() != null, "id");
-      return new NamespaceEntry(
-          file.id(), file.properties() == null ? Map.of() : file.properties(), instant(key, file.createdAt()));
+      require(file.id() != null, "id");
+      require(file.state() != null, "state");
+      boolean active = switch (file.state()) {
+        case ACTIVE -> true;
+        case DROPPED -> false;
+        default -> throw new IllegalArgumentException("unknown namespace state '" + file.state() + "'");
+      };
+      Instant created = instant(file.createdAt());
+      return new NamespaceRecord(file.id(), active, orEmpty(file.properties()), created,
+          file.updatedAt() == null ? created : instant(file.updatedAt()), orBlank(file.revisionId()));
     } catch (IOException | RuntimeException e) {
       throw corrupt(key, e);
     }
   }
 
-  static TableEntry readTable(String key, byte[] data) {
+  static TableRecord readTable(String key, byte[] data) {
     try {
       TableFile file = MAPPER.readValue(data, TableFile.class);
-      require(key, file.id() != null, "id");
-      require(key, file.location() != null, "location");
-      require(key, file.tableUuid() != null, "table_uuid");
-      require(key, file.state() != null, "state");
-      return new TableEntry(
-          file.id(), file.location(), file.tableUuid(), TableEntry.State.fromWireName(file.state()),
-          file.properties() == null ? Map.of() : file.properties(), instant(key, file.createdAt()));
+      require(file.id() != null && !file.id().isEmpty(), "id");
+      require(file.location() != null, "location");
+      require(file.tableUuid() != null, "table_uuid");
+      require(file.state() != null, "state");
+      Instant created = instant(file.createdAt());
+      return new TableRecord(file.id(), file.location(), file.tableUuid(), TableStatus.fromWireName(file.state()),
+          orEmpty(file.properties()), created, file.updatedAt() == null ? created : instant(file.updatedAt()),
+          orBlank(file.revisionId()), Optional.ofNullable(file.renamedTo()), Optional.ofNullable(file.renamedFrom()));
     } catch (IOException | RuntimeException e) {
       throw corrupt(key, e);
     }
   }
 
-  private static Instant instant(String key, String value) {
+  private static Map<String, String> orEmpty(Map<String, String> properties) {
+    return properties == null ? Map.of() : properties;
+  }
+
+  private static String orBlank(String value) {
+    return value == null ? "" : value;
+  }
+
+  private static Instant instant(String value) {
     return value == null ? Instant.EPOCH : Instant.parse(value);
   }
 
-  private static void require(String key, boolean present, String field) {
+  private static void require(boolean present, String field) {
     if (!present) {
       throw new IllegalArgumentException("missing field '" + field + "'");
     }
   }
 
-  private static IllegalStateException corrupt(String key, Exception cause) {
-    return new IllegalStateException("Corrupt catalog entry " + key + ": " + cause.getMessage(), cause);
+  private static CorruptCatalogEntryException corrupt(String key, Exception cause) {
+    return new CorruptCatalogEntryException("Corrupt catalog entry " + key + ": " + cause.getMessage(), cause);
   }
 
   private static byte[] bytes(Object file) {

@@ -3,6 +3,7 @@ package dev.lancecommit.coordinator.namespace;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -24,6 +25,18 @@ public final class Identifiers {
    */
   public static final int MAX_ENCODED_PART_LENGTH = 249;
   public static final String CANONICAL_DELIMITER = "$";
+
+  /** Listing order: part by part ({@link String#compareTo}), a prefix before its extensions. */
+  public static final Comparator<List<String>> ORDER = (a, b) -> {
+    int common = Math.min(a.size(), b.size());
+    for (int i = 0; i < common; i++) {
+      int c = a.get(i).compareTo(b.get(i));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(a.size(), b.size());
+  };
 
   private Identifiers() {}
 

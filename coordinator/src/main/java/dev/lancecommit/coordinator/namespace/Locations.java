@@ -45,6 +45,9 @@ final class Locations {
     if (key.equals(catalogBase) || key.startsWith(catalogBase + "/")) {
       throw new InvalidCatalogInputException("Location '" + location + "' is inside the catalog's own directory");
     }
+    if (catalogBase.startsWith(key + "/")) {
+      throw new InvalidCatalogInputException("Location '" + location + "' contains the catalog's own directory");
+    }
     return key;
   }
 

@@ -11,6 +11,11 @@ public class TableAlreadyExistsException extends CatalogException {
     this.id = List.copyOf(id);
   }
 
+  public TableAlreadyExistsException(List<String> id, String message) {
+    super(message);
+    this.id = List.copyOf(id);
+  }
+
   public List<String> id() {
     return id;
   }

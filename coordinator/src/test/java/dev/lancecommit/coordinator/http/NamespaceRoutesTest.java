@@ -25,7 +25,7 @@ class NamespaceRoutesTest extends RestServerFixture {
     Reply exists = post("/v1/namespace/sales/exists", "{\"id\":[\"sales\"]}");
     assertThat(exists.status()).isEqualTo(200);
     assertThat(exists.body()).isEmpty();
-    assertThat(snapshot()).containsOnlyKeys("_catalog/namespaces/sales.json");
+    assertThat(snapshot()).containsOnlyKeys(namespaceRevision(1, "sales"));
   }
 
   @Test
@@ -78,7 +78,7 @@ class NamespaceRoutesTest extends RestServerFixture {
     assertThat(post("/v1/namespace/a%24c/exists", "{}").status()).isEqualTo(200);
     assertThat(post("/v1/namespace/a::b/describe?delimiter=::", "{}").status()).isEqualTo(200);
     assertThat(snapshot()).containsOnlyKeys(
-        "_catalog/namespaces/a.json", "_catalog/namespaces/a/b.json", "_catalog/namespaces/a/c.json");
+        namespaceRevision(1, "a"), namespaceRevision(1, "a", "b"), namespaceRevision(1, "a", "c"));
   }
 
   @Test

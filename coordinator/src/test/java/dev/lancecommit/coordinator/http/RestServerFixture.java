@@ -100,6 +100,38 @@ abstract class RestServerFixture {
     return send(HttpRequest.newBuilder(uri(path)).GET());
   }
 
+  /** Any method, with extra request headers (name, value, name, value, ...). */
+  Reply request(String method, String path, String json, String... headers) {
+    HttpRequest.Builder builder = HttpRequest.newBuilder(uri(path)).method(method,
+        json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+    if (json != null) {
+      builder.header("content-type", "application/json");
+    }
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      builder.header(headers[i], headers[i + 1]);
+    }
+    return send(builder);
+  }
+
+  /** The documented key of a namespace revision: _catalog/tree/{parent...}/_namespaces/{name}/v{20 digits}.json. */
+  static String namespaceRevision(int revision, String... id) {
+    return entryRevision("_namespaces", revision, id);
+  }
+
+  /** The documented key of a table revision: _catalog/tree/{namespace...}/_tables/{name}/v{20 digits}.json. */
+  static String tableRevision(int revision, String... id) {
+    return entryRevision("_tables", revision, id);
+  }
+
+  private static String entryRevision(String kind, int revision, String... id) {
+    StringBuilder key = new StringBuilder("_catalog/tree/");
+    for (int i = 0; i < id.length - 1; i++) {
+      key.append(id[i]).append('/');
+    }
+    return key.append(kind).append('/').append(id[id.length - 1])
+        .append(String.format("/v%020d.json", revision)).toString();
+  }
+
   private URI uri(String path) {
     return URI.create("http://127.0.0.1:" + port + path);
   }

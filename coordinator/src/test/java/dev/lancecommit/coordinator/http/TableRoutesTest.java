@@ -31,7 +31,7 @@ class TableRoutesTest extends RestServerFixture {
         .put("storage_options", new JsonObject())
         .put("properties", new JsonObject().put("team", "x"))
         .put("managed_versioning", false));
-    assertThat(snapshot()).containsOnlyKeys("_catalog/namespaces/ns.json", "_catalog/tables/ns/orders.json");
+    assertThat(snapshot()).containsOnlyKeys(namespaceRevision(1, "ns"), tableRevision(1, "ns", "orders"));
   }
 
   @Test
@@ -80,7 +80,7 @@ class TableRoutesTest extends RestServerFixture {
     assertThat(reply.json()).isEqualTo(new JsonObject()
         .put("location", dataset.toString())
         .put("properties", new JsonObject().put("p", "1")));
-    assertThat(snapshot()).containsKey("_catalog/tables/ns/events.json");
+    assertThat(snapshot()).containsKey(tableRevision(1, "ns", "events"));
   }
 
   @Test

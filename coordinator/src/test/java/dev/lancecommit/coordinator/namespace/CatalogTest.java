@@ -35,6 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
 class CatalogTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Instant NOW = Instant.parse("2026-11-30T10:15:30.123Z");
+  /** The documented layout: revisions under _catalog/tree/{parent parts}/_namespaces|_tables/{name}/. */
+  private static final String NS = "_catalog/tree/";
+  private static final String R1 = "v00000000000000000001.json";
 
   @TempDir Path root;
   private LocalObjectStore store;
@@ -62,7 +65,7 @@ class CatalogTest {
     NamespaceEntry entry = catalog.createNamespace(List.of("sales"), CreateMode.CREATE, Map.of("owner", "ana"));
 
     assertThat(entry.properties()).containsExactly(Map.entry("owner", "ana"));
-    JsonNode file = readJson("_catalog/namespaces/sales.json");
+    JsonNode file = readJson(NS + "_namespaces/sales/" + R1);
     assertThat(file.get("id").toString()).isEqualTo("[\"sales\"]");
     assertThat(file.get("properties").get("owner").asText()).isEqualTo("ana");
     assertThat(file.get("created_at").asText()).isEqualTo(NOW.toString());
@@ -78,7 +81,7 @@ class CatalogTest {
 
     catalog.createNamespace(List.of("a"), CreateMode.CREATE, Map.of());
     catalog.createNamespace(List.of("a", "b"), CreateMode.CREATE, Map.of());
-    assertThat(Files.exists(root.resolve("_catalog/namespaces/a/b.json"))).isTrue();
+    assertThat(Files.exists(root.resolve(NS + "a/_namespaces/b/" + R1))).isTrue();
     assertThat(catalog.namespaceExists(List.of("a", "b"))).isTrue();
     assertThat(catalog.namespaceExists(List.of("a", "c"))).isFalse();
   }
@@ -139,8 +142,8 @@ class CatalogTest {
     catalog.createNamespace(List.of("a b"), CreateMode.CREATE, Map.of());
     catalog.declareTable(List.of("a b", "ü%"), Optional.empty(), Map.of());
 
-    assertThat(Files.exists(root.resolve("_catalog/namespaces/a%20b.json"))).isTrue();
-    assertThat(Files.exists(root.resolve("_catalog/tables/a%20b/%C3%BC%25.json"))).isTrue();
+    assertThat(Files.exists(root.resolve(NS + "_namespaces/a%20b/" + R1))).isTrue();
+    assertThat(Files.exists(root.resolve(NS + "a%20b/_tables/%C3%BC%25/" + R1))).isTrue();
     assertThat(catalog.loadTable(List.of("a b", "ü%")).orElseThrow().location())
         .isEqualTo(root.resolve("a b").resolve("ü%.lance").toString());
   }
@@ -154,7 +157,7 @@ class CatalogTest {
 
     assertThat(entry.location()).isEqualTo(root.resolve("sales/orders.lance").toString());
     assertThat(entry.state()).isEqualTo(TableEntry.State.DECLARED);
-    JsonNode file = readJson("_catalog/tables/sales/orders.json");
+    JsonNode file = readJson(NS + "sales/_tables/orders/" + R1);
     assertThat(file.get("id").toString()).isEqualTo("[\"sales\",\"orders\"]");
     assertThat(file.get("location").asText()).isEqualTo(entry.location());
     assertThat(file.get("table_uuid").asText()).isEqualTo(entry.tableUuid());
@@ -219,7 +222,7 @@ class CatalogTest {
     Files.write(dataset.resolve("_versions/1.manifest"), new byte[] {1});
     TableEntry entry = catalog.registerTable(List.of("events"), dataset.toString(), RegisterMode.CREATE, Map.of());
     assertThat(entry.state()).isEqualTo(TableEntry.State.REGISTERED);
-    assertThat(readJson("_catalog/tables/events.json").get("state").asText()).isEqualTo("registered");
+    assertThat(readJson(NS + "_tables/events/" + R1).get("state").asText()).isEqualTo("registered");
     assertThat(catalog.listVersions(entry).latest()).hasValue(1);
   }
 
@@ -290,8 +293,8 @@ class CatalogTest {
     nested.createNamespace(List.of("ns"), CreateMode.CREATE, Map.of());
     TableEntry entry = nested.declareTable(List.of("ns", "t"), Optional.empty(), Map.of());
 
-    assertThat(Files.exists(root.resolve("wh/_catalog/namespaces/ns.json"))).isTrue();
-    assertThat(Files.exists(root.resolve("wh/_catalog/tables/ns/t.json"))).isTrue();
+    assertThat(Files.exists(root.resolve("wh/" + NS + "_namespaces/ns/" + R1))).isTrue();
+    assertThat(Files.exists(root.resolve("wh/" + NS + "ns/_tables/t/" + R1))).isTrue();
     assertThat(entry.location()).isEqualTo(root.resolve("wh/ns/t.lance").toString());
     assertThatThrownBy(() -> nested.declareTable(List.of("x"), Optional.of(root + "/wh/_catalog/x"), Map.of()))
         .isInstanceOf(InvalidCatalogInputException.class);
@@ -362,11 +365,11 @@ class CatalogTest {
 
   @Test
   void corruptEntriesAreReportedNotGuessed() throws IOException {
-    Files.createDirectories(root.resolve("_catalog/tables"));
-    Files.writeString(root.resolve("_catalog/tables/t.json"), "{\"id\": [\"t\"]");
+    Files.createDirectories(root.resolve(NS + "_tables/t"));
+    Files.writeString(root.resolve(NS + "_tables/t/" + R1), "{\"id\": [\"t\"]");
     assertThatThrownBy(() -> catalog.loadTable(List.of("t")))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("_catalog/tables/t.json");
+        .hasMessageContaining(NS + "_tables/t/" + R1);
   }
 
   // ------------------------------------------------------------ helpers

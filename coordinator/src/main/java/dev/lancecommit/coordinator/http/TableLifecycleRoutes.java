@@ -1,0 +1,79 @@
+package dev.lancecommit.coordinator.http;
+
+import dev.lancecommit.coordinator.auth.AccessControl;
+import dev.lancecommit.coordinator.auth.Permission;
+import dev.lancecommit.coordinator.auth.Principal;
+import dev.lancecommit.coordinator.namespace.Catalog;
+import dev.lancecommit.coordinator.namespace.Identifiers;
+import dev.lancecommit.coordinator.namespace.TableEntry;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * DeregisterTable (data kept), DropTable (data deleted) and RenameTable (same location and uuid). All need admin on
+ * the table; rename also needs write on the namespace it moves into.
+ */
+final class TableLifecycleRoutes {
+  private final Catalog catalog;
+  private final Blocking blocking;
+  private final AccessControl access;
+
+  TableLifecycleRoutes(Catalog catalog, Blocking blocking, AccessControl access) {
+    this.catalog = catalog;
+    this.blocking = blocking;
+    this.access = access;
+  }
+
+  void mount(Router router) {
+    router.post("/v1/table/:id/deregister").handler(this::deregister);
+    router.post("/v1/table/:id/drop").handler(this::drop);
+    router.post("/v1/table/:id/rename").handler(this::rename);
+  }
+
+  private void deregister(RoutingContext ctx) {
+    JsonBody body = JsonBody.parseOrEmpty(ctx.body().buffer());
+    List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
+    access.require(Authentication.principal(ctx), Permission.ADMIN, id);
+    blocking.run(() -> catalog.deregisterTable(id))
+        .onSuccess(entry -> Responses.json(ctx, removed(entry)))
+        .onFailure(ctx::fail);
+  }
+
+  /** The spec sends no body for DropTable; an empty body or one that repeats the id is accepted. */
+  private void drop(RoutingContext ctx) {
+    JsonBody body = JsonBody.parseOrEmpty(ctx.body().buffer());
+    List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
+    access.require(Authentication.principal(ctx), Permission.ADMIN, id);
+    blocking.run(() -> catalog.dropTable(id))
+        .onSuccess(entry -> Responses.json(ctx, removed(entry)))
+        .onFailure(ctx::fail);
+  }
+
+  private void rename(RoutingContext ctx) {
+    JsonBody body = JsonBody.parse(ctx.body().buffer());
+    List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
+    String newName = body.string("new_table_name")
+        .orElseThrow(() -> ApiException.invalidInput("Field 'new_table_name' is required"));
+    List<String> targetNamespace = body.stringList("new_namespace_id").orElse(TableRoutes.namespaceOf(id));
+    List<String> newId = new ArrayList<>(targetNamespace);
+    newId.add(newName);
+    Identifiers.validate(newId);
+    Principal caller = Authentication.principal(ctx);
+    access.require(caller, Permission.ADMIN, id);
+    access.require(caller, Permission.WRITE, targetNamespace);
+    blocking.run(() -> catalog.renameTable(id, List.copyOf(newId)))
+        .onSuccess(entry -> Responses.json(ctx, new JsonObject()))
+        .onFailure(ctx::fail);
+  }
+
+  private static JsonObject removed(TableEntry entry) {
+    return new JsonObject()
+        .put("id", new JsonArray(List.copyOf(entry.id())))
+        .put("location", entry.location())
+        .put("properties", Responses.stringMap(entry.properties()));
+  }
+}

@@ -1,0 +1,115 @@
+package dev.lancecommit.coordinator.http;
+
+import dev.lancecommit.coordinator.auth.AccessControl;
+import dev.lancecommit.coordinator.auth.Permission;
+import dev.lancecommit.coordinator.namespace.Catalog;
+import dev.lancecommit.coordinator.namespace.TableEntry;
+import dev.lancecommit.coordinator.namespace.TableNotFoundException;
+import dev.lancecommit.coordinator.namespace.TableVersionNotFoundException;
+import dev.lancecommit.coordinator.namespace.VersionFile;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * ListTableVersions ({@code POST /v1/table/{id}/version/list}, also accepted as GET) and DescribeTableVersion, read
+ * from the table's {@code _versions/} listing: the manifest's full URI, size and the time the store wrote it
+ * ({@code timestamp_millis}). Ascending by default; {@code descending=true} lists newest first. Both need read.
+ */
+final class TableVersionRoutes {
+  private final Catalog catalog;
+  private final Blocking blocking;
+  private final AccessControl access;
+
+  TableVersionRoutes(Catalog catalog, Blocking blocking, AccessControl access) {
+    this.catalog = catalog;
+    this.blocking = blocking;
+    this.access = access;
+  }
+
+  void mount(Router router) {
+    router.post("/v1/table/:id/version/list").handler(this::list);
+    router.get("/v1/table/:id/version/list").handler(this::list);
+    router.post("/v1/table/:id/version/describe").handler(this::describe);
+  }
+
+  private void list(RoutingContext ctx) {
+    JsonBody body = JsonBody.parseOrEmpty(ctx.body().buffer());
+    List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
+    if (QueryParams.string(ctx, "branch").isPresent() || body.string("branch").isPresent()) {
+      throw ApiException.unsupportedOption("ListTableVersions", "branch");
+    }
+    int limit = Paging.limit(ctx);
+    Optional<Long> after = Paging.versionCursor(ctx);
+    boolean descending = QueryParams.flag(ctx, body, "descending", false);
+    access.require(Authentication.principal(ctx), Permission.READ, id);
+    blocking.run(() -> catalog.versionFiles(load(id)))
+        .onSuccess(files -> {
+          List<VersionFile> ordered = new ArrayList<>(files);
+          Comparator<VersionFile> byVersion = Comparator.comparingLong(VersionFile::version);
+          ordered.sort(descending ? byVersion.reversed() : byVersion);
+          JsonArray versions = new JsonArray();
+          VersionFile last = null;
+          boolean more = false;
+          for (VersionFile file : ordered) {
+            if (after.isPresent()
+                && (descending ? file.version() >= after.get() : file.version() <= after.get())) {
+              continue;
+            }
+            if (versions.size() == limit) {
+              more = true;
+              break;
+            }
+            versions.add(json(file));
+            last = file;
+          }
+          JsonObject out = new JsonObject().put("versions", versions);
+          if (more) {
+            out.put("page_token", Paging.token(Paging.Kind.VERSION, Long.toString(last.version())));
+          }
+          Responses.json(ctx, out);
+        })
+        .onFailure(ctx::fail);
+  }
+
+  private void describe(RoutingContext ctx) {
+    JsonBody body = JsonBody.parseOrEmpty(ctx.body().buffer());
+    List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
+    if (body.string("branch").isPresent()) {
+      throw ApiException.unsupportedOption("DescribeTableVersion", "branch");
+    }
+    OptionalLong version = body.nonNegativeLong("version");
+    access.require(Authentication.principal(ctx), Permission.READ, id);
+    blocking.run(() -> {
+      List<VersionFile> files = catalog.versionFiles(load(id));
+      if (version.isEmpty()) {
+        if (files.isEmpty()) {
+          throw new ApiException(404, ErrorCode.TABLE_VERSION_NOT_FOUND, "Table has no version yet",
+              "Table '" + String.join("$", id) + "' is declared but no version was committed");
+        }
+        return files.get(files.size() - 1);
+      }
+      return files.stream().filter(f -> f.version() == version.getAsLong()).findFirst()
+          .orElseThrow(() -> new TableVersionNotFoundException(id, version.getAsLong()));
+    }).onSuccess(file -> Responses.json(ctx, new JsonObject().put("version", json(file))))
+        .onFailure(ctx::fail);
+  }
+
+  private TableEntry load(List<String> id) {
+    return catalog.loadTable(id).orElseThrow(() -> new TableNotFoundException(id));
+  }
+
+  private static JsonObject json(VersionFile file) {
+    return new JsonObject()
+        .put("version", file.version())
+        .put("manifest_path", file.manifestUri())
+        .put("manifest_size", file.size())
+        .put("timestamp_millis", file.lastModified().toEpochMilli());
+  }
+}

@@ -1,0 +1,379 @@
+package dev.lancecommit.coordinator.publication;
+
+import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.publication.PendingVersions.EventItem;
+import dev.lancecommit.coordinator.publication.PendingVersions.GoneItem;
+import dev.lancecommit.coordinator.publication.PendingVersions.Item;
+import dev.lancecommit.events.CommitEvent;
+import dev.lancecommit.events.CommitEventPublisher;
+import java.time.Duration;
+import java.util.List;
+import java.util.NavigableSet;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Accepts commit events without waiting for Kafka and publishes them, per table in version order, with retries that
+ * never give up. {@link #publish} queues the event and returns a completed future, so a commit is answered at once
+ * whether Kafka is up or not.
+ *
+ * <p>Each table has a queue ordered by version and at most one event in flight. The next event leaves only when it is
+ * the version right after the last one published; when it is not (a version written around the coordinator, or an
+ * event dropped from memory), the gap listener (the {@link Reconciler}) is asked to read the missing versions from
+ * storage and hands them in through {@link #recover}. A version already published or queued is never queued again,
+ * so the commit path and the reconciler never publish one version twice while this process lives; after a crash,
+ * {@link PublicationProgress} lags and a few events are published again (consumers drop them by id).
+ *
+ * <p>Memory is bounded per table ({@link PublicationConfig#maxQueuedPerTable()}): beyond it the newest events are
+ * dropped and the reconciler re-reads them once the queue has drained.
+ */
+public final class EventOutbox implements CommitEventPublisher {
+  private static final Logger LOG = LoggerFactory.getLogger(EventOutbox.class);
+
+  private enum State { RUNNING, CLOSING, STOPPED, HALTED }
+
+  private final CommitEventPublisher kafka;
+  private final PublicationProgress progress;
+  private final PublicationConfig config;
+  private final ScheduledThreadPoolExecutor scheduler;
+  private final ConcurrentHashMap<String, TableQueue> tables = new ConcurrentHashMap<>();
+  private volatile Consumer<TableRef> gapListener = table -> { };
+  private volatile State state = State.RUNNING;
+  private final AtomicLong failedAttempts = new AtomicLong();
+
+  /**
+   * @param kafka publishes one event; this outbox owns it from now on and closes it
+   * @param progress where published progress is recorded; this outbox closes it
+   */
+  public EventOutbox(CommitEventPublisher kafka, PublicationProgress progress, PublicationConfig config) {
+    this.kafka = Objects.requireNonNull(kafka, "kafka");
+    this.progress = Objects.requireNonNull(progress, "progress");
+    this.config = Objects.requireNonNull(config, "config");
+    this.scheduler = new ScheduledThreadPoolExecutor(1, runnable -> {
+      Thread thread = new Thread(runnable, "lance-commit-outbox");
+      thread.setDaemon(true);
+      return thread;
+    });
+    this.scheduler.setRemoveOnCancelPolicy(true);
+  }
+
+  /** Called (outside any lock, possibly often) when a table's next version is missing from its queue. */
+  public void onGap(Consumer<TableRef> listener) {
+    this.gapListener = Objects.requireNonNull(listener, "listener");
+  }
+
+  /**
+   * Queues the event and returns a completed future: the commit does not wait for Kafka. Once this outbox is closed
+   * or halted the event is dropped, as a dead process would drop it; the reconciler publishes it after the next
+   * start.
+   */
+  @Override
+  public CompletableFuture<Void> publish(CommitEvent event) {
+    Objects.requireNonNull(event, "event");
+    State current = state;
+    if (current == State.STOPPED || current == State.HALTED) {
+      LOG.debug("Outbox is {}; event {} is left to the reconciler", current, event.id());
+      return CompletableFuture.completedFuture(null);
+    }
+    TableQueue queue = queue(refOf(event));
+    synchronized (queue) {
+      if (queue.pending.offer(event, true, queue.floor())) {
+        evictOverflow(queue);
+      }
+    }
+    pump(queue);
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /**
+   * What the reconciler needs to know about a table's queue.
+   *
+   * @param truncated events of the table were dropped from memory and must be read back from storage
+   */
+  record View(long published, NavigableSet<Long> queued, int free, long evictions, boolean truncated) {}
+
+  View view(TableRef table) {
+    TableQueue queue = queue(table);
+    synchronized (queue) {
+      NavigableSet<Long> queued = queue.pending.eventVersions();
+      if (queue.inFlight != null) {
+        queued.add(queue.inFlight.version());
+      }
+      int free = Math.max(0, config.maxQueuedPerTable() - queue.pending.eventCount());
+      return new View(queue.published, queued, free, queue.evictions, queue.truncated);
+    }
+  }
+
+  /**
+   * Hands in versions read from storage, ascending.
+   *
+   * @param complete true when {@code items} reach the newest version the reconciler listed, false when it stopped
+   *     early (queue full, store failure) and must be asked again once the queue drains
+   * @param seen the view the reconciler started from
+   */
+  void recover(TableRef table, List<Item> items, boolean complete, View seen) {
+    TableQueue queue = queue(table);
+    synchronized (queue) {
+      for (Item item : items) {
+        if (item instanceof EventItem e) {
+          queue.pending.offer(e.event(), false, queue.floor());
+        } else {
+          GoneItem gone = (GoneItem) item;
+          queue.pending.offerGone(gone.first(), gone.last(), queue.floor());
+        }
+      }
+      evictOverflow(queue);
+      if (!complete) {
+        queue.truncated = true;
+      } else if (queue.evictions == seen.evictions()) {
+        queue.truncated = false; // nothing was dropped since the reconciler looked: it has seen everything
+      }
+    }
+    pump(queue);
+  }
+
+  /** The highest version of the table published with every version before it (0 when none is known). */
+  public long publishedThrough(String tableUuid) {
+    TableQueue queue = tables.get(tableUuid);
+    if (queue == null) {
+      return progress.recorded(tableUuid).orElse(0);
+    }
+    synchronized (queue) {
+      return queue.published;
+    }
+  }
+
+  /** Events waiting in memory, all tables together (in flight included). */
+  public int backlog() {
+    int total = 0;
+    for (TableQueue queue : tables.values()) {
+      synchronized (queue) {
+        total += queue.pending.eventCount() + (queue.inFlight == null ? 0 : 1);
+      }
+    }
+    return total;
+  }
+
+  /** Publish attempts Kafka did not acknowledge since start (each is retried). */
+  public long failedAttempts() {
+    return failedAttempts.get();
+  }
+
+  private TableQueue queue(TableRef table) {
+    TableQueue queue = tables.computeIfAbsent(table.tableUuid(),
+        uuid -> new TableQueue(table, progress.recorded(uuid).orElse(0)));
+    synchronized (queue) {
+      queue.ref = table;
+    }
+    return queue;
+  }
+
+  private void evictOverflow(TableQueue queue) {
+    int evicted = queue.pending.evictNewestAbove(config.maxQueuedPerTable());
+    if (evicted > 0) {
+      queue.evictions += evicted;
+      if (!queue.truncated) {
+        LOG.warn("Table {} has more than {} events waiting for Kafka; newer ones are dropped from memory and will "
+            + "be read back from storage", queue.ref.joinedId(), config.maxQueuedPerTable());
+      }
+      queue.truncated = true;
+    }
+  }
+
+  /** Sends the table's next event if it may leave now; asks the reconciler when the next version is missing. */
+  private void pump(TableQueue queue) {
+    CommitEvent next = null;
+    boolean missing = false;
+    TableRef ref;
+    synchronized (queue) {
+      ref = queue.ref;
+      if (state == State.STOPPED || state == State.HALTED || queue.inFlight != null) {
+        return;
+      }
+      while (true) {
+        queue.pending.dropThrough(queue.published);
+        Item first = queue.pending.first();
+        if (first == null) {
+          missing = queue.truncated;
+          break;
+        }
+        if (first.first() > queue.published + 1) {
+          missing = true;
+          break;
+        }
+        queue.pending.removeFirst();
+        if (first instanceof GoneItem gone) {
+          queue.published = gone.last();
+          progress.advance(ref.tableUuid(), ref.id(), gone.last());
+          continue;
+        }
+        next = ((EventItem) first).event();
+        queue.inFlight = next;
+        break;
+      }
+    }
+    if (next != null) {
+      send(queue, next);
+    } else if (missing) {
+      gapListener.accept(ref);
+    }
+  }
+
+  private void send(TableQueue queue, CommitEvent event) {
+    if (state == State.STOPPED || state == State.HALTED) {
+      return;
+    }
+    CompletableFuture<Void> sent;
+    try {
+      sent = kafka.publish(event);
+    } catch (RuntimeException e) {
+      sent = CompletableFuture.failedFuture(e);
+    }
+    // continue on our own thread, never on Kafka's I/O thread
+    sent.whenCompleteAsync((ok, failure) -> onSent(queue, event, failure), scheduler);
+  }
+
+  private void onSent(TableQueue queue, CommitEvent event, Throwable failure) {
+    if (failure == null) {
+      synchronized (queue) {
+        if (queue.inFlight == event) {
+          queue.inFlight = null;
+          queue.published = Math.max(queue.published, event.version());
+          if (queue.failures > 0) {
+            LOG.info("Kafka acknowledged event {} after {} failed attempts", event.id(), queue.failures);
+          }
+          queue.failures = 0;
+        }
+      }
+      progress.advance(event.tableUuid(), event.tableId(), event.version());
+      pump(queue);
+      return;
+    }
+    failedAttempts.incrementAndGet();
+    int failures;
+    synchronized (queue) {
+      failures = ++queue.failures;
+    }
+    Duration delay = backoff(failures);
+    if (failures == 1 || failures % 20 == 0) {
+      LOG.warn("Kafka did not acknowledge event {} (attempt {}): {}; retrying every {} ms at most, commits are not "
+          + "blocked", event.id(), failures, failure.getMessage(), delay.toMillis());
+    } else {
+      LOG.debug("Kafka did not acknowledge event {} (attempt {})", event.id(), failures, failure);
+    }
+    try {
+      scheduler.schedule(() -> send(queue, event), delay.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException stopped) {
+      LOG.debug("Outbox stopped; event {} is left to the reconciler", event.id());
+    }
+  }
+
+  private Duration backoff(int failures) {
+    long min = config.retryBackoffMin().toMillis();
+    long max = config.retryBackoffMax().toMillis();
+    long delay = min << Math.min(failures - 1, 20);
+    return Duration.ofMillis(Math.min(max, Math.max(min, delay)));
+  }
+
+  /** True when no table has an event that could be sent now. */
+  private boolean idle() {
+    for (TableQueue queue : tables.values()) {
+      synchronized (queue) {
+        if (queue.inFlight != null) {
+          return false;
+        }
+        Item first = queue.pending.first();
+        if (first != null && first.first() <= queue.published + 1) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Publishes what can still be published within {@link PublicationConfig#shutdownDrain()}, records the progress and
+   * releases Kafka. Whatever is left is published by the reconciler after the next start.
+   */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (state != State.RUNNING) {
+        return;
+      }
+      state = State.CLOSING;
+    }
+    long deadline = System.nanoTime() + config.shutdownDrain().toNanos();
+    while (!idle() && System.nanoTime() < deadline) {
+      sleep(20);
+    }
+    if (!idle()) {
+      LOG.warn("{} events were not published before shutdown; the reconciler publishes them after the next start",
+          backlog());
+    }
+    state = State.STOPPED;
+    scheduler.shutdownNow();
+    try {
+      kafka.close();
+    } finally {
+      progress.close();
+    }
+  }
+
+  /**
+   * Stops at once, as if the process died: queued events are lost, no more progress is written, later events are
+   * dropped. For tests that prove the reconciler recovers what a crash loses.
+   */
+  public void halt() {
+    synchronized (this) {
+      if (state == State.STOPPED || state == State.HALTED) {
+        return;
+      }
+      state = State.HALTED;
+    }
+    scheduler.shutdownNow();
+    progress.halt();
+    kafka.close();
+  }
+
+  private static TableRef refOf(CommitEvent event) {
+    return new TableRef(event.tableId(), event.location(), event.tableUuid());
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** One table's queue; every field is guarded by the instance's monitor. */
+  private static final class TableQueue {
+    TableRef ref;
+    long published;
+    final PendingVersions pending = new PendingVersions();
+    CommitEvent inFlight;
+    int failures;
+    boolean truncated;
+    long evictions;
+
+    TableQueue(TableRef ref, long published) {
+      this.ref = ref;
+      this.published = published;
+    }
+
+    /** Versions at or below this are published or being published. */
+    long floor() {
+      return inFlight == null ? published : Math.max(published, inFlight.version());
+    }
+  }
+}

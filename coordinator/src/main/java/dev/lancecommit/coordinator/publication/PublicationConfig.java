@@ -1,0 +1,274 @@
+package dev.lancecommit.coordinator.publication;
+
+import dev.lancecommit.coordinator.CoordinatorConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Settings of event publication (outbox, progress topic, reconciler), with the configuration keys that set them.
+ * The keys are {@link CoordinatorConfig.Key}s so they are documented and parsed like every other key; the
+ * coordinator registers them ({@link #keys()}).
+ */
+public final class PublicationConfig {
+  public static final CoordinatorConfig.Key RECONCILE_INTERVAL_MS = new CoordinatorConfig.Key(
+      "publication.reconcile-interval.ms", "60000",
+      "How often every catalogued table's _versions/ is compared with what was published, and versions without "
+          + "an event (coordinator died before publishing, or written bypassing the coordinator) are published. "
+          + "A pass also runs at start and, for one table, whenever its event stream has a gap.");
+  public static final CoordinatorConfig.Key MAX_QUEUED_PER_TABLE = new CoordinatorConfig.Key(
+      "publication.max-queued-per-table", "10000",
+      "Events of one table held in memory while Kafka is slow or down. Commits never wait for Kafka; beyond this "
+          + "bound the newest events are dropped from memory and re-read from storage by the reconciler later.");
+  public static final CoordinatorConfig.Key PROGRESS_TOPIC = new CoordinatorConfig.Key(
+      "publication.progress-topic", "",
+      "Compacted topic recording, per table uuid, the highest version published without gaps. Empty means "
+          + "'<kafka.topic>.progress' (lance.commits.progress by default).");
+  public static final CoordinatorConfig.Key PROGRESS_INTERVAL_MS = new CoordinatorConfig.Key(
+      "publication.progress-interval.ms", "200",
+      "At most one progress record per table is written per interval (and a last one at shutdown). A longer "
+          + "interval writes less but republishes more events (duplicates, dropped by id) after a crash.");
+  public static final CoordinatorConfig.Key RETRY_BACKOFF_MAX_MS = new CoordinatorConfig.Key(
+      "publication.retry-backoff-max.ms", "5000",
+      "Longest pause between attempts to publish an event Kafka did not acknowledge; attempts never stop.");
+  public static final CoordinatorConfig.Key GAP_RECONCILE_DELAY_MS = new CoordinatorConfig.Key(
+      "publication.gap-reconcile-delay.ms", "500",
+      "When a table's next event is missing (a version written around the coordinator), wait this long before "
+          + "reading the missing versions from storage, so bursts are handled in one pass.");
+  public static final CoordinatorConfig.Key LIVE_GRACE_MS = new CoordinatorConfig.Key(
+      "publication.live-grace.ms", "5000",
+      "A version this coordinator wrote less than this long ago, and newer than every queued event, is left to "
+          + "the commit that wrote it (its event names the actor and trace id); the reconciler rebuilds it from "
+          + "storage only once it is older and still unpublished. 0 rebuilds at once.");
+  public static final CoordinatorConfig.Key SHUTDOWN_DRAIN_MS = new CoordinatorConfig.Key(
+      "publication.shutdown-drain.ms", "5000",
+      "At shutdown, how long queued events may still be published; the rest are published by the reconciler "
+          + "after the next start.");
+
+  private static final List<CoordinatorConfig.Key> KEYS = List.of(RECONCILE_INTERVAL_MS, MAX_QUEUED_PER_TABLE,
+      PROGRESS_TOPIC, PROGRESS_INTERVAL_MS, RETRY_BACKOFF_MAX_MS, GAP_RECONCILE_DELAY_MS, LIVE_GRACE_MS,
+      SHUTDOWN_DRAIN_MS);
+
+  /** Suffix of the default progress topic: {@code <events topic>.progress}. */
+  public static final String PROGRESS_TOPIC_SUFFIX = ".progress";
+
+  private final String eventsTopic;
+  private final String progressTopic;
+  private final short replicationFactor;
+  private final Duration reconcileInterval;
+  private final int maxQueuedPerTable;
+  private final Duration progressInterval;
+  private final Duration retryBackoffMin;
+  private final Duration retryBackoffMax;
+  private final Duration gapReconcileDelay;
+  private final Duration liveGrace;
+  private final Duration shutdownDrain;
+  private final Duration kafkaTimeout;
+
+  private PublicationConfig(Builder b) {
+    this.eventsTopic = b.eventsTopic;
+    this.progressTopic = b.progressTopic == null || b.progressTopic.isBlank()
+        ? b.eventsTopic + PROGRESS_TOPIC_SUFFIX
+        : b.progressTopic;
+    this.replicationFactor = b.replicationFactor;
+    this.reconcileInterval = b.reconcileInterval;
+    this.maxQueuedPerTable = b.maxQueuedPerTable;
+    this.progressInterval = b.progressInterval;
+    this.retryBackoffMin = b.retryBackoffMin;
+    this.retryBackoffMax = b.retryBackoffMax;
+    this.gapReconcileDelay = b.gapReconcileDelay;
+    this.liveGrace = b.liveGrace;
+    this.shutdownDrain = b.shutdownDrain;
+    this.kafkaTimeout = b.kafkaTimeout;
+  }
+
+  /** The publication keys, for {@code CoordinatorConfig} to register and document. */
+  public static List<CoordinatorConfig.Key> keys() {
+    return KEYS;
+  }
+
+  /** Reads the publication keys plus {@code kafka.topic} and {@code kafka.topic.replication}. */
+  public static PublicationConfig from(CoordinatorConfig config) {
+    return builder(config.get(CoordinatorConfig.KAFKA_TOPIC))
+        .replicationFactor((short) config.getInt(CoordinatorConfig.KAFKA_TOPIC_REPLICATION))
+        .progressTopic(config.get(PROGRESS_TOPIC))
+        .reconcileInterval(Duration.ofMillis(config.getLong(RECONCILE_INTERVAL_MS)))
+        .maxQueuedPerTable(config.getInt(MAX_QUEUED_PER_TABLE))
+        .progressInterval(Duration.ofMillis(config.getLong(PROGRESS_INTERVAL_MS)))
+        .retryBackoffMax(Duration.ofMillis(config.getLong(RETRY_BACKOFF_MAX_MS)))
+        .gapReconcileDelay(Duration.ofMillis(config.getLong(GAP_RECONCILE_DELAY_MS)))
+        .liveGrace(Duration.ofMillis(config.getLong(LIVE_GRACE_MS)))
+        .shutdownDrain(Duration.ofMillis(config.getLong(SHUTDOWN_DRAIN_MS)))
+        .build();
+  }
+
+  public static Builder builder(String eventsTopic) {
+    return new Builder(eventsTopic);
+  }
+
+  public String eventsTopic() {
+    return eventsTopic;
+  }
+
+  public String progressTopic() {
+    return progressTopic;
+  }
+
+  public short replicationFactor() {
+    return replicationFactor;
+  }
+
+  public Duration reconcileInterval() {
+    return reconcileInterval;
+  }
+
+  public int maxQueuedPerTable() {
+    return maxQueuedPerTable;
+  }
+
+  public Duration progressInterval() {
+    return progressInterval;
+  }
+
+  public Duration retryBackoffMin() {
+    return retryBackoffMin;
+  }
+
+  public Duration retryBackoffMax() {
+    return retryBackoffMax;
+  }
+
+  public Duration gapReconcileDelay() {
+    return gapReconcileDelay;
+  }
+
+  public Duration liveGrace() {
+    return liveGrace;
+  }
+
+  public Duration shutdownDrain() {
+    return shutdownDrain;
+  }
+
+  /** Bound for creating and reading the progress topic at start. */
+  public Duration kafkaTimeout() {
+    return kafkaTimeout;
+  }
+
+  /** Defaults as documented on the keys; every setter rejects values that make no sense. */
+  public static final class Builder {
+    private final String eventsTopic;
+    private String progressTopic = "";
+    private short replicationFactor = 1;
+    private Duration reconcileInterval = Duration.ofMinutes(1);
+    private int maxQueuedPerTable = 10_000;
+    private Duration progressInterval = Duration.ofMillis(200);
+    private Duration retryBackoffMin = Duration.ofMillis(100);
+    private Duration retryBackoffMax = Duration.ofSeconds(5);
+    private Duration gapReconcileDelay = Duration.ofMillis(500);
+    private Duration liveGrace = Duration.ofSeconds(5);
+    private Duration shutdownDrain = Duration.ofSeconds(5);
+    private Duration kafkaTimeout = Duration.ofSeconds(30);
+
+    private Builder(String eventsTopic) {
+      if (eventsTopic == null || eventsTopic.isBlank()) {
+        throw new IllegalArgumentException("the events topic must be non-blank");
+      }
+      this.eventsTopic = eventsTopic;
+    }
+
+    /** Empty or null means {@code <events topic>.progress}. */
+    public Builder progressTopic(String value) {
+      progressTopic = value;
+      return this;
+    }
+
+    public Builder replicationFactor(short value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("replication factor must be >= 1, got " + value);
+      }
+      replicationFactor = value;
+      return this;
+    }
+
+    public Builder reconcileInterval(Duration value) {
+      reconcileInterval = positive(value, RECONCILE_INTERVAL_MS);
+      return this;
+    }
+
+    public Builder maxQueuedPerTable(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException(
+            "Configuration key " + MAX_QUEUED_PER_TABLE.name() + " must be >= 1, got " + value);
+      }
+      maxQueuedPerTable = value;
+      return this;
+    }
+
+    public Builder progressInterval(Duration value) {
+      progressInterval = positive(value, PROGRESS_INTERVAL_MS);
+      return this;
+    }
+
+    public Builder retryBackoffMin(Duration value) {
+      retryBackoffMin = positive(value, RETRY_BACKOFF_MAX_MS);
+      return this;
+    }
+
+    public Builder retryBackoffMax(Duration value) {
+      retryBackoffMax = positive(value, RETRY_BACKOFF_MAX_MS);
+      return this;
+    }
+
+    public Builder gapReconcileDelay(Duration value) {
+      Objects.requireNonNull(value, "gapReconcileDelay");
+      if (value.isNegative()) {
+        throw new IllegalArgumentException(
+            "Configuration key " + GAP_RECONCILE_DELAY_MS.name() + " must be >= 0, got " + value);
+      }
+      gapReconcileDelay = value;
+      return this;
+    }
+
+    public Builder liveGrace(Duration value) {
+      Objects.requireNonNull(value, "liveGrace");
+      if (value.isNegative()) {
+        throw new IllegalArgumentException(
+            "Configuration key " + LIVE_GRACE_MS.name() + " must be >= 0, got " + value);
+      }
+      liveGrace = value;
+      return this;
+    }
+
+    public Builder shutdownDrain(Duration value) {
+      Objects.requireNonNull(value, "shutdownDrain");
+      if (value.isNegative()) {
+        throw new IllegalArgumentException(
+            "Configuration key " + SHUTDOWN_DRAIN_MS.name() + " must be >= 0, got " + value);
+      }
+      shutdownDrain = value;
+      return this;
+    }
+
+    public Builder kafkaTimeout(Duration value) {
+      kafkaTimeout = positive(value, null);
+      return this;
+    }
+
+    public PublicationConfig build() {
+      if (retryBackoffMin.compareTo(retryBackoffMax) > 0) {
+        retryBackoffMin = retryBackoffMax;
+      }
+      return new PublicationConfig(this);
+    }
+
+    private static Duration positive(Duration value, CoordinatorConfig.Key key) {
+      Objects.requireNonNull(value, key == null ? "duration" : key.name());
+      if (value.isZero() || value.isNegative()) {
+        throw new IllegalArgumentException((key == null ? "Duration" : "Configuration key " + key.name())
+            + " must be positive, got " + value.toMillis() + " ms");
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,351 @@
+package dev.lancecommit.coordinator.publication;
+
+import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.publication.PendingVersions.EventItem;
+import dev.lancecommit.coordinator.publication.PendingVersions.GoneItem;
+import dev.lancecommit.coordinator.publication.PendingVersions.Item;
+import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.table.TableStorage;
+import dev.lancecommit.events.CommitEvent;
+import dev.lancecommit.format.CorruptManifestException;
+import dev.lancecommit.format.ManifestFile;
+import dev.lancecommit.format.ManifestNaming;
+import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.TransactionFiles;
+import dev.lancecommit.format.WriterVersions;
+import dev.lancecommit.format.pb.Manifest;
+import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.rules.InvalidTransactionException;
+import dev.lancecommit.rules.OperationKind;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes the versions that have no event yet: those whose coordinator died between writing the manifest and
+ * publishing, and those written bypassing the coordinator ({@code governed = false}, actor "unknown").
+ *
+ * <p>For a table it lists {@code _versions/} after the version its outbox has published, skips what the outbox
+ * already holds, reads every other version's manifest and transaction and hands the events to the outbox in version
+ * order (with the versions that are gone from storage, so the outbox does not wait for them). It runs for every
+ * table at {@link #start()} and every {@link PublicationConfig#reconcileInterval()}, and for one table shortly after
+ * the outbox reports a gap. All work happens on one thread of its own, so one table is never reconciled twice at
+ * once; the outbox alone decides what is sent, so nothing is published twice or out of order.
+ */
+public final class Reconciler implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
+
+  private final EventOutbox outbox;
+  private final TableSource tables;
+  private final Function<String, StorageLocation> stores;
+  private final PublicationConfig config;
+  private final Clock clock;
+  private final ScheduledThreadPoolExecutor executor;
+  private final ConcurrentHashMap<String, TableRef> requested = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Long> failedUntil = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  /**
+   * @param stores resolves a table location to its store (the coordinator's {@code ObjectStores::resolve})
+   */
+  public Reconciler(EventOutbox outbox, TableSource tables, Function<String, StorageLocation> stores,
+      PublicationConfig config, Clock clock) {
+    this.outbox = Objects.requireNonNull(outbox, "outbox");
+    this.tables = Objects.requireNonNull(tables, "tables");
+    this.stores = Objects.requireNonNull(stores, "stores");
+    this.config = Objects.requireNonNull(config, "config");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.executor = new ScheduledThreadPoolExecutor(1, runnable -> {
+      Thread thread = new Thread(runnable, "lance-commit-reconciler");
+      thread.setDaemon(true);
+      return thread;
+    });
+    this.executor.setRemoveOnCancelPolicy(true);
+  }
+
+  /** Listens to the outbox's gaps, runs a pass over every table now and then every reconcile interval. */
+  public Reconciler start() {
+    outbox.onGap(this::reconcileSoon);
+    long interval = config.reconcileInterval().toMillis();
+    executor.scheduleWithFixedDelay(this::passQuietly, 0, interval, TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  /** Reconciles the table after the gap delay, once however often it is asked in the meantime. */
+  public void reconcileSoon(TableRef table) {
+    reconcileAfter(table, config.gapReconcileDelay());
+  }
+
+  private void reconcileAfter(TableRef table, Duration after) {
+    if (closed || requested.putIfAbsent(table.tableUuid(), table) != null) {
+      return;
+    }
+    long now = System.nanoTime();
+    long backoff = Math.max(0, failedUntil.getOrDefault(table.tableUuid(), now) - now);
+    long delay = Math.max(after.toNanos(), backoff);
+    try {
+      executor.schedule(() -> {
+        TableRef ref = requested.remove(table.tableUuid());
+        if (ref != null) {
+          reconcileQuietly(ref);
+        }
+      }, delay, TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      requested.remove(table.tableUuid());
+    }
+  }
+
+  /** Runs one pass over every table on the reconciler's thread and waits for it (tests, operators). */
+  public void reconcileAllNow(Duration timeout) {
+    await(executor.submit(this::pass), timeout);
+  }
+
+  /** Reconciles one table on the reconciler's thread and waits for it. */
+  public void reconcileNow(TableRef table, Duration timeout) {
+    await(executor.submit(() -> reconcile(table)), timeout);
+  }
+
+  private void passQuietly() {
+    try {
+      pass();
+    } catch (RuntimeException e) {
+      LOG.warn("Reconciliation pass failed; next one in {} ms", config.reconcileInterval().toMillis(), e);
+    }
+  }
+
+  private void pass() {
+    for (TableRef table : tables.tables()) {
+      if (closed) {
+        return;
+      }
+      reconcileQuietly(table);
+    }
+  }
+
+  private void reconcileQuietly(TableRef table) {
+    try {
+      reconcile(table);
+      failedUntil.remove(table.tableUuid());
+    } catch (RuntimeException e) {
+      markFailed(table);
+      LOG.warn("Could not reconcile the events of table {} ({}): {}", table.joinedId(), table.location(),
+          e.getMessage(), e);
+    }
+  }
+
+  private void markFailed(TableRef table) {
+    long retryIn = Math.min(config.reconcileInterval().toNanos(), Duration.ofSeconds(10).toNanos());
+    failedUntil.put(table.tableUuid(), System.nanoTime() + retryIn);
+  }
+
+  private void reconcile(TableRef table) {
+    EventOutbox.View view = outbox.view(table);
+    TableStorage storage = new TableStorage(stores.apply(table.location()));
+    TableStorage.VersionListing listing = storage.listVersions();
+    List<Long> unpublished = listing.versions().stream().filter(v -> v > view.published()).toList();
+    if (unpublished.isEmpty()) {
+      if (listing.latest().isPresent() && listing.latest().get() < view.published()) {
+        LOG.warn("Table {} has versions up to {} but events were published up to {}: was the dataset replaced?",
+            table.joinedId(), listing.latest().get(), view.published());
+      }
+      outbox.recover(table, List.of(), true, view);
+      return;
+    }
+    ManifestNaming.Scheme scheme = listing.scheme().orElseThrow();
+    List<Item> items = new ArrayList<>();
+    long cursor = view.published() + 1;
+    int budget = view.free();
+    boolean complete = true;
+    TableState previous = null;
+    long previousVersion = -1;
+    int recovered = 0;
+    int ungoverned = 0;
+    boolean leftToCommit = false;
+    try {
+      for (long version : unpublished) {
+        if (version > cursor) {
+          items.add(new GoneItem(cursor, version - 1)); // cleaned up: a later version exists, these never will
+        }
+        cursor = version + 1;
+        if (view.queued().contains(version)) {
+          continue;
+        }
+        if (budget == 0) {
+          complete = false;
+          break;
+        }
+        Optional<ManifestFile> file;
+        try {
+          file = storage.readManifest(version, scheme);
+        } catch (CorruptManifestException e) {
+          LOG.error("Version {} of table {} has a corrupt manifest ({}); publishing it as an unknown operation",
+              version, table.joinedId(), e.getMessage());
+          items.add(new EventItem(unreadable(table, version, storage.manifestUri(version, scheme)), false));
+          budget--;
+          recovered++;
+          ungoverned++;
+          continue;
+        }
+        if (file.isEmpty()) {
+          items.add(new GoneItem(version, version)); // deleted since the listing
+          continue;
+        }
+        if (!view.truncated() && (view.queued().isEmpty() || version > view.queued().last())
+            && justWrittenByCoordinator(file.get().manifest())) {
+          leftToCommit = true; // its commit is about to publish it; this and later versions are checked again
+          break;
+        }
+        TableState before = previousVersion == version - 1 ? previous : stateOf(storage, version - 1, scheme);
+        CommitEvent event = describe(table, storage, version, scheme, file.get(), before);
+        items.add(new EventItem(event, false));
+        budget--;
+        recovered++;
+        if (!event.governed()) {
+          ungoverned++;
+        }
+        previous = file.get().manifest().getVersion() == version ? storage.stateOf(file.get()) : null;
+        previousVersion = version;
+      }
+    } catch (RuntimeException e) {
+      markFailed(table); // before handing in: the outbox may ask again at once
+      outbox.recover(table, items, false, view); // hand in what was read; the rest after a retry
+      throw e;
+    }
+    if (recovered > 0) {
+      LOG.info("Recovered {} unpublished versions of table {} ({} written bypassing the coordinator){}", recovered,
+          table.joinedId(), ungoverned, complete ? "" : "; more follow once the queue drains");
+    }
+    outbox.recover(table, items, complete, view);
+    if (leftToCommit) {
+      reconcileAfter(table, config.liveGrace());
+    }
+  }
+
+  private boolean justWrittenByCoordinator(Manifest manifest) {
+    if (config.liveGrace().isZero() || !WriterVersions.writtenByCoordinator(manifest) || !manifest.hasTimestamp()) {
+      return false;
+    }
+    return VersionEvents.committedAt(manifest, Instant.EPOCH)
+        .isAfter(clock.instant().minus(config.liveGrace()));
+  }
+
+  private CommitEvent describe(TableRef table, TableStorage storage, long version, ManifestNaming.Scheme scheme,
+      ManifestFile file, TableState previous) {
+    String manifestUri = storage.manifestUri(version, scheme);
+    if (file.manifest().getVersion() != version) {
+      LOG.error("Manifest {} says it is version {}; publishing it as an unknown operation", manifestUri,
+          file.manifest().getVersion());
+      return unreadable(table, version, manifestUri);
+    }
+    boolean governed = WriterVersions.writtenByCoordinator(file.manifest());
+    Optional<Transaction> txn = transactionOf(storage, file);
+    String actor = governed
+        ? txn.map(t -> t.getTransactionPropertiesMap().get(VersionEvents.ACTOR_PROPERTY)).orElse(null)
+        : VersionEvents.UNKNOWN_ACTOR;
+    return VersionEvents.describe(table, previous, storage.stateOf(file),
+            txn.map(Transaction::getReadVersion).orElse(version - 1),
+            txn.map(Reconciler::operationName).orElse(VersionEvents.UNKNOWN_OPERATION),
+            txn.map(Transaction::getUuid).orElse(null),
+            manifestUri, clock.instant())
+        .actor(actor)
+        .governed(governed)
+        .build();
+  }
+
+  /** A version whose manifest cannot be decoded: it still landed, so the audit trail hears of it. */
+  private CommitEvent unreadable(TableRef table, long version, String manifestUri) {
+    return CommitEvent.builder()
+        .tableId(table.id())
+        .tableUuid(table.tableUuid())
+        .location(table.location())
+        .version(version)
+        .readVersion(version - 1)
+        .operation(VersionEvents.UNKNOWN_OPERATION)
+        .manifestPath(manifestUri)
+        .committedAt(clock.instant())
+        .actor(VersionEvents.UNKNOWN_ACTOR)
+        .governed(false)
+        .build();
+  }
+
+  private static TableState stateOf(TableStorage storage, long version, ManifestNaming.Scheme scheme) {
+    if (version < 1) {
+      return null;
+    }
+    try {
+      return storage.readManifest(version, scheme).map(storage::stateOf).orElse(null);
+    } catch (CorruptManifestException e) {
+      return null;
+    }
+  }
+
+  /** The inline transaction or the {@code .txn} file; empty when a writer left neither (or it is unreadable). */
+  private static Optional<Transaction> transactionOf(TableStorage storage, ManifestFile file) {
+    if (file.transaction().isPresent()) {
+      return file.transaction();
+    }
+    String name = file.manifest().getTransactionFile();
+    if (name.isEmpty()) {
+      return Optional.empty();
+    }
+    StorageLocation location = storage.location();
+    Optional<byte[]> bytes = location.store().get(location.key(TransactionFiles.TRANSACTIONS_DIR + "/" + name));
+    try {
+      return bytes.map(TransactionFiles::decode);
+    } catch (CorruptManifestException e) {
+      LOG.warn("Transaction file {} of {} is unreadable: {}", name, location.uri(), e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private static String operationName(Transaction txn) {
+    try {
+      return OperationKind.of(txn).lanceName();
+    } catch (InvalidTransactionException e) {
+      return VersionEvents.UNKNOWN_OPERATION;
+    }
+  }
+
+  private static void await(Future<?> future, Duration timeout) {
+    try {
+      future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("Reconciliation did not finish within " + timeout, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while reconciling", e);
+    }
+  }
+
+  /** Stops listening to gaps and scheduling passes; a pass under way finishes its current table. */
+  @Override
+  public void close() {
+    closed = true;
+    outbox.onGap(table -> { });
+    executor.shutdownNow();
+    try {
+      executor.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

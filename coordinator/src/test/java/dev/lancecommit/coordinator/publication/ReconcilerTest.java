@@ -1,0 +1,278 @@
+package dev.lancecommit.coordinator.publication;
+
+import static dev.lancecommit.coordinator.publication.PublicationHarness.WAIT;
+import static dev.lancecommit.coordinator.publication.PublicationHarness.commit;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.lancecommit.coordinator.commit.CommitResult;
+import dev.lancecommit.coordinator.commit.DisabledEventPublisher;
+import dev.lancecommit.coordinator.commit.LaneCommitService;
+import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.table.TableStorage;
+import dev.lancecommit.events.CommitEvent;
+import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
+import dev.lancecommit.format.ManifestNaming;
+import dev.lancecommit.format.WriterVersions;
+import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.testing.lance.LanceProtos;
+import dev.lancecommit.testing.lance.LanceTables;
+import dev.lancecommit.testing.lance.TransactionFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The reconciler against a real Kafka broker and real tables on a local store: versions whose event a crash lost,
+ * versions written around the coordinator (with our builder and with stock Lance), cleaned-up history, and
+ * interleavings of all of these with live commits.
+ */
+class ReconcilerTest {
+  private static EmbeddedKafkaBroker broker;
+
+  @TempDir Path dir;
+  private PublicationHarness harness;
+
+  @BeforeAll
+  static void startBroker() {
+    broker = EmbeddedKafkaBroker.startTemporary();
+  }
+
+  @AfterAll
+  static void stopBroker() {
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  @BeforeEach
+  void setUp() {
+    harness = new PublicationHarness(dir, broker.bootstrapServers());
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    harness.close();
+  }
+
+  @Test
+  void anEventLostBetweenManifestWriteAndPublishIsPublishedOnceAfterRestart() {
+    PublicationConfig config = harness.config().build();
+    TableRef table = harness.declareTable("sales", "orders");
+    Publication first = harness.startPublication(config);
+    LaneCommitService commits = harness.commitService(first.outbox());
+    commit(commits, table, harness.create());
+    commit(commits, table, harness.append(1));
+    assertThat(harness.awaitEvents(table, 2)).extracting(CommitEvent::version).containsExactly(1L, 2L);
+    await().atMost(WAIT).until(() -> harness.progressOnKafka(config).getOrDefault(table.tableUuid(), 0L) == 2L);
+
+    first.halt(); // the coordinator dies: what it holds in memory is gone
+    Transaction lost = harness.append(2);
+    CommitResult answered = commit(commits, table, lost);
+    assertThat(answered.version()).isEqualTo(3);
+    assertThat(harness.events(table)).as("the event of version 3 is really missing")
+        .extracting(CommitEvent::version).containsExactly(1L, 2L);
+
+    Publication second = harness.startPublication(config); // a new coordinator on the same store and Kafka
+    assertThat(harness.awaitEvents(table, 3)).hasSize(3);
+    second.close(); // drains: whatever it would still publish is on the topic now
+
+    List<CommitEvent> events = harness.events(table);
+    assertThat(events).extracting(CommitEvent::version).containsExactly(1L, 2L, 3L);
+    CommitEvent recovered = events.get(2);
+    assertThat(recovered.id()).isEqualTo(table.tableUuid() + ":3");
+    assertThat(recovered.governed()).isTrue();
+    assertThat(recovered.operation()).isEqualTo("Append");
+    assertThat(recovered.transactionUuid()).isEqualTo(lost.getUuid());
+    assertThat(recovered.readVersion()).isEqualTo(2);
+    assertThat(recovered.fragmentsAdded()).isEqualTo(1);
+    assertThat(recovered.rowsAdded()).isEqualTo(10);
+    assertThat(recovered.rowsRemoved()).isZero();
+    assertThat(recovered.manifestPath()).isEqualTo(answered.manifestPath());
+    assertThat(recovered.tableId()).isEqualTo(table.id());
+    // the lane does not record the actor in the transaction (yet); either way it is not "unknown"
+    assertThat(recovered.actor()).isIn("alice", CommitEvent.ANONYMOUS);
+    assertThat(harness.progressOnKafka(config)).containsEntry(table.tableUuid(), 3L);
+  }
+
+  @Test
+  void aVersionAppendedWithStockLanceAroundTheCoordinatorIsPublishedUngovernedInItsPlace() {
+    PublicationConfig config = harness.config().build();
+    TableRef table = harness.declareTable("lake", "clicks");
+    Publication publication = harness.startPublication(config);
+    LaneCommitService commits = harness.commitService(publication.outbox());
+    long rogueVersion;
+    try (LanceTables lance = LanceTables.at(table.location(), Map.of())) {
+      commit(commits, table, TransactionFactory.create(LanceProtos.schema(LanceTables.ROW_SCHEMA),
+          LanceProtos.fragments(lance.writeRows(0, 10))));
+      rogueVersion = lance.appendWithLance(10, 5);
+      // built on version 1, as the lane knows the table: it finds version 2 taken and lands on 3
+      CommitResult third = commit(commits, table,
+          TransactionFactory.append(1, LanceProtos.fragments(lance.writeRows(15, 7))));
+      assertThat(third.version()).isEqualTo(3);
+      assertThat(lance.countRows(3)).isEqualTo(22);
+    }
+    assertThat(rogueVersion).isEqualTo(2);
+
+    assertThat(harness.awaitEvents(table, 3)).hasSize(3);
+    publication.close();
+
+    List<CommitEvent> events = harness.events(table);
+    assertThat(events).extracting(CommitEvent::version).containsExactly(1L, 2L, 3L);
+    assertThat(events).extracting(CommitEvent::governed).containsExactly(true, false, true);
+    CommitEvent rogue = events.get(1);
+    assertThat(rogue.actor()).isEqualTo(VersionEvents.UNKNOWN_ACTOR);
+    assertThat(rogue.operation()).isEqualTo("Append");
+    assertThat(rogue.rowsAdded()).isEqualTo(5);
+    assertThat(rogue.fragmentsAdded()).isEqualTo(1);
+    assertThat(rogue.readVersion()).isEqualTo(1);
+    assertThat(rogue.transactionUuid()).isNotBlank();
+    assertThat(events.get(0).actor()).isEqualTo("alice");
+    assertThat(events.get(2).actor()).isEqualTo("alice");
+    assertThat(events.get(2).rowsAdded()).isEqualTo(7);
+  }
+
+  @Test
+  void eventsLeaveInVersionOrderWhateverInterleavesCommitsRogueWritesAndReconciliation() throws Exception {
+    PublicationConfig config = harness.config()
+        .reconcileInterval(Duration.ofMillis(25)) // passes race with everything else
+        .gapReconcileDelay(Duration.ZERO)
+        .liveGrace(Duration.ofSeconds(5)) // the commit that wrote a version publishes it, not the reconciler
+        .build();
+    TableRef table = harness.declareTable("ops", "metrics");
+    Publication publication = harness.startPublication(config);
+    LaneCommitService commits = harness.commitService(publication.outbox());
+    commit(commits, table, harness.create());
+
+    Random random = new Random(42);
+    CompletableFuture<Void> lane = CompletableFuture.runAsync(() -> {
+      for (int i = 0; i < 20; i++) {
+        commit(commits, table, harness.append(1));
+      }
+    });
+    CompletableFuture<Void> rogue = CompletableFuture.runAsync(() -> {
+      for (int i = 0; i < 10; i++) {
+        harness.writeAround(table, PublicationHarness.ROGUE_WRITER);
+        sleep(random.nextInt(15));
+      }
+    });
+    CompletableFuture.allOf(lane, rogue).get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+
+    TableStorage storage = harness.storage(table);
+    TableStorage.VersionListing listing = storage.listVersions();
+    assertThat(listing.versions()).hasSize(31);
+    assertThat(harness.awaitEvents(table, 31)).hasSize(31);
+    publication.close();
+
+    List<CommitEvent> events = harness.events(table);
+    assertThat(events).extracting(CommitEvent::version)
+        .containsExactlyElementsOf(LongStream.rangeClosed(1, 31).boxed().toList());
+    for (CommitEvent event : events) {
+      boolean byCoordinator = WriterVersions.writtenByCoordinator(
+          storage.readManifest(event.version(), listing.scheme().orElseThrow()).orElseThrow().manifest());
+      assertThat(event.governed()).as("version %s", event.version()).isEqualTo(byCoordinator);
+    }
+    assertThat(events).filteredOn(e -> !e.governed()).hasSize(10)
+        .allSatisfy(e -> assertThat(e.actor()).isEqualTo(VersionEvents.UNKNOWN_ACTOR));
+    // the live events won: none of the coordinator's versions was rebuilt from storage without its actor
+    assertThat(events).filteredOn(CommitEvent::governed).hasSize(21)
+        .allSatisfy(e -> assertThat(e.actor()).isEqualTo("alice"));
+  }
+
+  @Test
+  void versionsCleanedUpBeforeTheyWerePublishedDoNotHoldBackTheRest() {
+    PublicationConfig config = harness.config().build();
+    TableRef table = harness.declareTable("hist", "cleaned");
+    // history written while nothing published: versions 1..5, then Lance-style cleanup removes 1 and 2
+    commit(harness.commitService(new DisabledEventPublisher()), table, harness.create());
+    for (int i = 0; i < 4; i++) {
+      harness.writeAround(table, PublicationHarness.ROGUE_WRITER);
+    }
+    StorageLocation location = harness.stores.resolve(table.location());
+    for (long version = 1; version <= 2; version++) {
+      location.store().delete(location.key("_versions/" + ManifestNaming.fileName(ManifestNaming.Scheme.V2, version)));
+    }
+    assertThat(harness.storage(table).listVersions().versions()).containsExactly(3L, 4L, 5L);
+
+    Publication publication = harness.startPublication(config);
+    LaneCommitService commits = harness.commitService(publication.outbox());
+    CommitResult sixth = commit(commits, table, harness.append(5));
+    assertThat(sixth.version()).isEqualTo(6);
+    assertThat(harness.awaitEvents(table, 4)).hasSize(4);
+    publication.close();
+
+    List<CommitEvent> events = harness.events(table);
+    assertThat(events).extracting(CommitEvent::version).containsExactly(3L, 4L, 5L, 6L);
+    assertThat(events).extracting(CommitEvent::governed).containsExactly(false, false, false, true);
+    assertThat(harness.progressOnKafka(config)).containsEntry(table.tableUuid(), 6L);
+  }
+
+  @Test
+  void aRebuiltGovernedEventNamesTheActorTheCoordinatorRecordedInTheTransaction() {
+    PublicationConfig config = harness.config().build();
+    TableRef table = harness.declareTable("audit", "recorded");
+    commit(harness.commitService(new DisabledEventPublisher()), table, harness.create());
+    harness.writeAround(table, WriterVersions.coordinator(), Map.of(VersionEvents.ACTOR_PROPERTY, "bob"));
+    harness.writeAround(table, PublicationHarness.ROGUE_WRITER, Map.of(VersionEvents.ACTOR_PROPERTY, "mallory"));
+
+    Publication publication = harness.startPublication(config);
+    publication.reconciler().reconcileAllNow(WAIT);
+    assertThat(harness.awaitEvents(table, 3)).hasSize(3);
+    publication.close();
+
+    List<CommitEvent> events = harness.events(table);
+    assertThat(events).extracting(CommitEvent::version).containsExactly(1L, 2L, 3L);
+    assertThat(events).extracting(CommitEvent::actor)
+        .containsExactly(CommitEvent.ANONYMOUS, "bob", VersionEvents.UNKNOWN_ACTOR);
+    assertThat(events).extracting(CommitEvent::governed).containsExactly(true, true, false);
+  }
+
+  @Test
+  void everyCataloguedTableIsReconciledAndAnUnchangedTablePublishesNothingMore() {
+    PublicationConfig config = harness.config().build();
+    List<TableRef> tables = new ArrayList<>();
+    for (int t = 0; t < 3; t++) {
+      TableRef table = harness.declareTable("many", "t" + t);
+      commit(harness.commitService(new DisabledEventPublisher()), table, harness.create());
+      for (int i = 0; i < t; i++) {
+        harness.writeAround(table, PublicationHarness.ROGUE_WRITER);
+      }
+      tables.add(table);
+    }
+    harness.declareTable("many", "empty"); // declared, never written: nothing to publish
+
+    Publication publication = harness.startPublication(config);
+    for (TableRef table : tables) {
+      assertThat(harness.awaitEvents(table, tables.indexOf(table) + 1)).hasSize(tables.indexOf(table) + 1);
+    }
+    publication.reconciler().reconcileAllNow(WAIT); // a second pass finds everything published
+    publication.close();
+
+    for (TableRef table : tables) {
+      int expected = tables.indexOf(table) + 1;
+      assertThat(harness.events(table)).extracting(CommitEvent::version)
+          .containsExactlyElementsOf(LongStream.rangeClosed(1, expected).boxed().toList());
+      assertThat(harness.progressOnKafka(config)).containsEntry(table.tableUuid(), (long) expected);
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
