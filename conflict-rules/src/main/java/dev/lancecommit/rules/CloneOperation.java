@@ -72,7 +72,7 @@ final class CloneOperation {
     for (IndexMetadata index : source.indices()) {
       indices.add(index.hasBaseId() ? index : index.toBuilder().setBaseId(baseId).build());
     }
-    FeatureFlags.apply(manifest, FeatureFlags.usesStableRowIds(sourceManifest), true);
+    ManifestBuilder.applyFeatureFlags(manifest, FeatureFlags.usesStableRowIds(sourceManifest));
     return new TableState(manifest.build(), indices);
   }
 

@@ -201,10 +201,22 @@ public final class ManifestBuilder {
     }
     if (draft.stableRowIds()) {
       manifest.setNextRowId(draft.nextRowId());
+    } else {
+      refuseRowIds(fragments);
     }
     settleDataFormat(manifest, draft);
     applyFeatureFlags(manifest, draft.stableRowIds());
     return new TableState(manifest.build(), draft.indices());
+  }
+
+  /** Row id sequences would switch stable row ids on, which a table only chooses when it is created. */
+  private static void refuseRowIds(List<DataFragment> fragments) {
+    for (DataFragment fragment : fragments) {
+      if (fragment.getRowIdSequenceCase() != DataFragment.RowIdSequenceCase.ROWIDSEQUENCE_NOT_SET) {
+        throw new InvalidTransactionException("Fragment " + fragment.getId()
+            + " carries a row id sequence, but the table does not use stable row ids");
+      }
+    }
   }
 
   /** Data files whose every field is tombstoned (-2) hold nothing readable any more. */
@@ -282,7 +294,7 @@ public final class ManifestBuilder {
     }
   }
 
-  private static void applyFeatureFlags(Manifest.Builder manifest, boolean stableRowIds) {
+  static void applyFeatureFlags(Manifest.Builder manifest, boolean stableRowIds) {
     try {
       FeatureFlags.apply(manifest, stableRowIds, true);
     } catch (IllegalArgumentException e) {

@@ -64,7 +64,10 @@ class StableRowIdsTest {
     DataFragment carrying = withRowIds(newFragment("a", 2), 0);
     assertThatThrownBy(() -> ManifestBuilder.build(plain, append(1, carrying), ctx(2)))
         .isInstanceOf(InvalidTransactionException.class)
-        .hasMessageContaining("row id");
+        .hasMessageContaining("does not use stable row ids");
+    assertThatThrownBy(() -> ManifestBuilder.build(null, overwrite(0, carrying), createCtx(false)))
+        .isInstanceOf(InvalidTransactionException.class)
+        .hasMessageContaining("does not use stable row ids");
   }
 
   @Test

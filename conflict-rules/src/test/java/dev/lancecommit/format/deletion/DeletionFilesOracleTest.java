@@ -148,6 +148,10 @@ class DeletionFilesOracleTest {
       assertThat(arrow.getDeletionFile().getFileType())
           .isEqualTo(DeletionVectors.typeAfterExtending(before, threshold - 1))
           .isEqualTo(DeletionFileType.ARROW_ARRAY);
+      byte[] arrowBytes = readFile(below, DeletionVectors.relativePath(0, arrow.getDeletionFile()));
+      assertThat(DeletionVectorsTest.contains(arrowBytes, DeletionVectorsTest.ZSTD_FRAME_MAGIC))
+          .as("Lance compresses the buffers of its .arrow files with ZSTD").isTrue();
+      assertThat(DeletionVectors.readArrow(arrowBytes)).isEqualTo(range(0, threshold - 1));
       DataFragment bitmap = deleteWithLance(atTable, at, "id < " + threshold);
       assertThat(bitmap.getDeletionFile().getFileType())
           .isEqualTo(DeletionVectors.typeForNewDeletions(threshold))

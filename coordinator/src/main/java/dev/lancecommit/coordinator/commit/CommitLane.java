@@ -13,9 +13,11 @@ import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.TransactionFiles;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.CommitContext;
+import dev.lancecommit.rules.InvalidTransactionException;
 import dev.lancecommit.rules.ManifestBuilder;
 import dev.lancecommit.rules.OperationKind;
 import dev.lancecommit.rules.TransactionValidator;
+import dev.lancecommit.rules.UnsupportedOperationTypeException;
 import dev.lancecommit.rules.conflict.CommittedTransaction;
 import dev.lancecommit.rules.conflict.ConflictOutcome;
 import dev.lancecommit.rules.conflict.ConflictResolver;
@@ -134,7 +136,7 @@ final class CommitLane {
       ManifestNaming.Scheme scheme = current.scheme();
       CommitContext ctx = new CommitContext(version, clock.instant(), TransactionFiles.fileName(txn),
           settings.writerVersion(), false, settings.defaultStorageVersion());
-      TableState next = ManifestBuilder.build(current.latest(), txn, ctx);
+      TableState next = buildNext(current, txn, kind, ctx);
       byte[] file = new ManifestFile(next.manifest(), next.indices(), Optional.of(txn)).encode();
       storage.writeTransactionFile(txn); // before the manifest, like Lance: a version never lacks its .txn
 
@@ -157,6 +159,25 @@ final class CommitLane {
       publishThenAnswer(pending, event, result);
       return;
     }
+  }
+
+  private TableState buildNext(LaneState current, Transaction txn, OperationKind kind, CommitContext ctx) {
+    return switch (kind) {
+      case RESTORE -> {
+        long restoredVersion = txn.getRestore().getVersion();
+        if (current.latest() == null || restoredVersion < 1 || restoredVersion > current.latestVersion()) {
+          throw new InvalidTransactionException("Cannot restore version " + restoredVersion
+              + ": the table's versions are 1.." + current.latestVersion());
+        }
+        ManifestFile restored = storage.readManifest(restoredVersion, current.scheme()).orElseThrow(() ->
+            new InvalidTransactionException("Version " + restoredVersion + " no longer exists; it cannot be restored"));
+        yield ManifestBuilder.buildRestore(current.latest(), storage.stateOf(restored), txn, ctx);
+      }
+      // A shallow clone's first version keeps the source's version number and lives at another location; branches
+      // are created through the namespace, not by committing a Clone here.
+      case CLONE -> throw new UnsupportedOperationTypeException(kind.lanceName());
+      default -> ManifestBuilder.build(current.latest(), txn, ctx);
+    };
   }
 
   /**

@@ -206,8 +206,7 @@ public final class EventOutbox implements CommitEventPublisher {
           break;
         }
         if (first.first() > queue.published + 1) {
-          missing = true;
-          break;
+          gapListener.accept(ref);
         }
         queue.pending.removeFirst();
         if (first instanceof GoneItem gone) {

@@ -54,7 +54,7 @@ class CatalogLayoutTest {
   @Test
   void identifiersWhoseKeysWouldBeTooLongAreRefused() {
     String part = "p".repeat(240);
-    List<String> deep = List.of(part, part, part, part, "t");
+    List<String> deep = List.of(part, part, part, part, part, "t");
     assertThatThrownBy(() -> layout.tableDir(deep)).isInstanceOf(InvalidCatalogInputException.class)
         .hasMessageContaining("too long");
   }

@@ -198,8 +198,9 @@ class CatalogRaceTest {
       TableEntry winner = winners.get(0);
       assertThat(winner.tableUuid()).isEqualTo(table.tableUuid());
       assertThat(second.loadTable(source)).isEmpty();
+      String prefix = "r" + round + "x";
       List<List<String>> live = first.listAllTables(Optional.empty(), 1000, true, t -> true).items().stream()
-          .filter(id -> id.get(1).startsWith("r" + round + "x")).toList();
+          .filter(id -> id.get(1).startsWith(prefix)).toList();
       assertThat(live).containsExactly(winner.id());
     }
   }
