@@ -71,6 +71,7 @@ class ConcurrentWritersE2eTest {
         pool.shutdownNow();
       }
 
+      System.out.printf("%d writers x %d appends: %d retries on 409/14%n", WRITERS, COMMITS_PER_WRITER, retries.get());
       int total = WRITERS * COMMITS_PER_WRITER;
       long latest = 1 + total;
       // Every commit acknowledged exactly once, versions 2..latest with no gap and no duplicate.

@@ -295,6 +295,9 @@ public final class CommitBenchmark {
     org.slf4j.Logger root = org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     if (root instanceof ch.qos.logback.classic.Logger logback) {
       logback.setLevel(ch.qos.logback.classic.Level.WARN);
+      // the embedded broker's readiness probe logs a warning per refused connection while the broker boots
+      ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("org.apache.kafka"))
+          .setLevel(ch.qos.logback.classic.Level.ERROR);
     }
   }
 

@@ -40,13 +40,27 @@ final class ArrowDeletionFiles {
   /** 64 Mi offsets: far above anything Lance writes as .arrow (it switches to .bin past 5000 rows). */
   private static final long MEMORY_LIMIT = 256L << 20;
 
-  private static final BufferAllocator ROOT = new RootAllocator(Long.MAX_VALUE);
+  static final String ARROW_UNAVAILABLE = "Arrow Java cannot allocate memory in this JVM, so .arrow deletion files"
+      + " cannot be read or written; start the JVM with --add-opens=java.base/java.nio=ALL-UNNAMED";
 
   private ArrowDeletionFiles() {}
 
+  /** Created on first use, so that a JVM without the flag Arrow needs fails with a clear message, every time. */
+  private static final class Root {
+    static final BufferAllocator ALLOCATOR = new RootAllocator(Long.MAX_VALUE);
+  }
+
+  private static BufferAllocator child(String name) {
+    try {
+      return Root.ALLOCATOR.newChildAllocator(name, 0, MEMORY_LIMIT);
+    } catch (LinkageError | RuntimeException e) {
+      throw new IllegalStateException(ARROW_UNAVAILABLE, e);
+    }
+  }
+
   static byte[] write(RoaringBitmap rows) {
     int count = rows.getCardinality();
-    try (BufferAllocator allocator = ROOT.newChildAllocator("deletion-file-write", 0, MEMORY_LIMIT);
+    try (BufferAllocator allocator = child("deletion-file-write");
         VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
       UInt4Vector column = (UInt4Vector) root.getVector(COLUMN);
       column.allocateNew(count);
@@ -64,12 +78,19 @@ final class ArrowDeletionFiles {
       return out.toByteArray();
     } catch (IOException e) {
       throw new IllegalStateException("Writing an Arrow deletion file in memory failed", e);
+    } catch (LinkageError e) {
+      throw new IllegalStateException(ARROW_UNAVAILABLE, e);
     }
   }
 
   static RoaringBitmap read(byte[] bytes, String what) {
-    try (BufferAllocator allocator = ROOT.newChildAllocator("deletion-file-read", 0, MEMORY_LIMIT);
-        ArrowFileReader reader = new ArrowFileReader(
+    try (BufferAllocator allocator = child("deletion-file-read")) {
+      return decode(bytes, what, allocator);
+    }
+  }
+
+  private static RoaringBitmap decode(byte[] bytes, String what, BufferAllocator allocator) {
+    try (ArrowFileReader reader = new ArrowFileReader(
             new SeekableReadChannel(new ByteArrayReadableSeekableByteChannel(bytes)), allocator,
             CommonsCompressionFactory.INSTANCE)) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
@@ -94,6 +115,8 @@ final class ArrowDeletionFiles {
       return rows;
     } catch (CorruptDeletionFileException e) {
       throw e;
+    } catch (LinkageError e) {
+      throw new IllegalStateException(ARROW_UNAVAILABLE, e);
     } catch (IOException | RuntimeException e) {
       throw new CorruptDeletionFileException(
           what + " is not a readable Arrow IPC file (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")",

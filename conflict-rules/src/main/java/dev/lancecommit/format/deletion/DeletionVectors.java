@@ -29,6 +29,19 @@ public final class DeletionVectors {
   private DeletionVectors() {}
 
   /**
+   * Round-trips a small {@code .arrow} file, for a process to call at startup: Arrow Java needs the JVM flag
+   * {@code --add-opens=java.base/java.nio=ALL-UNNAMED}, and without it every {@code .arrow} read or write fails.
+   *
+   * @throws IllegalStateException naming the missing flag when Arrow cannot work in this JVM
+   */
+  public static void checkArrowAvailable() {
+    RoaringBitmap probe = RoaringBitmap.bitmapOf(0, 7, 0xFFFF_FFFF);
+    if (!probe.equals(readArrow(writeArrow(probe)))) {
+      throw new IllegalStateException("An Arrow deletion file did not round-trip in this JVM");
+    }
+  }
+
+  /**
    * Decodes a deletion file according to {@code meta.file_type}.
    *
    * @throws CorruptDeletionFileException when the bytes are not a deletion file of that type as Lance accepts it

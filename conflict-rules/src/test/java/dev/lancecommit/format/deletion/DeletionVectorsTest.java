@@ -294,4 +294,17 @@ class DeletionVectorsTest {
     assertThatThrownBy(() -> DeletionVectors.encode(9, 6, 1, DeletionFileType.ARROW_ARRAY, new RoaringBitmap()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no deleted rows");
   }
+
+  @Test
+  void arrowAvailabilityIsCheckedWithAClearMessage() throws Exception {
+    DeletionVectors.checkArrowAvailable();
+    Process child = new ProcessBuilder(
+        java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), ArrowProbeMain.class.getName())
+        .redirectError(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    String out = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(child.waitFor()).isZero();
+    assertThat(out).contains("UNAVAILABLE").contains("--add-opens=java.base/java.nio=ALL-UNNAMED");
+  }
 }

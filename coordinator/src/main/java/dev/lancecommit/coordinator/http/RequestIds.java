@@ -30,10 +30,13 @@ final class RequestIds {
     return id;
   }
 
-  /** The path id, checked against the body's {@code id} when the body has one. */
+  /**
+   * The path id, checked against the body's {@code id} when the body has one. An empty body id counts as absent:
+   * the stock Java client sends {@code "id": []} whenever the caller did not set it.
+   */
   static List<String> resolve(RoutingContext ctx, Optional<List<String>> bodyId) {
     List<String> id = fromPath(ctx);
-    if (bodyId.isPresent() && !bodyId.get().equals(id)) {
+    if (bodyId.isPresent() && !bodyId.get().isEmpty() && !bodyId.get().equals(id)) {
       throw ApiException.invalidInput(
           "Identifier in body does not match the path",
           "Path names " + Identifiers.display(id) + " but the body id is " + bodyId.get());

@@ -206,7 +206,8 @@ public final class EventOutbox implements CommitEventPublisher {
           break;
         }
         if (first.first() > queue.published + 1) {
-          gapListener.accept(ref);
+          missing = true;
+          break;
         }
         queue.pending.removeFirst();
         if (first instanceof GoneItem gone) {

@@ -17,6 +17,7 @@ final class CheckedObjectStore implements ObjectStore {
   private final ObjectStore delegate;
   private final List<String> eventLoopCalls = new CopyOnWriteArrayList<>();
   private final List<String> threads = new CopyOnWriteArrayList<>();
+  private final List<String> operations = new CopyOnWriteArrayList<>();
   private final AtomicReference<RuntimeException> fault = new AtomicReference<>();
 
   CheckedObjectStore(ObjectStore delegate) {
@@ -39,8 +40,18 @@ final class CheckedObjectStore implements ObjectStore {
     return List.copyOf(threads);
   }
 
+  /** Every call so far as "operation key", e.g. "get ns/t.lance/_versions/1.manifest". */
+  List<String> operations() {
+    return List.copyOf(operations);
+  }
+
+  void clearOperations() {
+    operations.clear();
+  }
+
   private <T> T check(String operation, Supplier<T> call) {
     threads.add(Thread.currentThread().getName());
+    operations.add(operation);
     if (Context.isOnEventLoopThread()) {
       eventLoopCalls.add(operation + " on " + Thread.currentThread().getName());
     }

@@ -22,10 +22,10 @@ import dev.lancecommit.testing.lance.TransactionFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -145,9 +145,9 @@ class ReconcilerTest {
   }
 
   @Test
-  void eventsLeaveInVersionOrderWhateverInterleavesCommitsRogueWritesAndReconciliation() throws Exception {
+  void eventsLeaveInVersionOrderWhateverInterleavesCommitsRogueWritesAndReconciliation() {
     PublicationConfig config = harness.config()
-        .reconcileInterval(Duration.ofMillis(25)) // passes race with everything else
+        .reconcileInterval(Duration.ofMillis(150)) // passes race with gap-driven reconciliation
         .gapReconcileDelay(Duration.ZERO)
         .liveGrace(Duration.ofSeconds(5)) // the commit that wrote a version publishes it, not the reconciler
         .build();
@@ -156,19 +156,20 @@ class ReconcilerTest {
     LaneCommitService commits = harness.commitService(publication.outbox());
     commit(commits, table, harness.create());
 
-    Random random = new Random(42);
-    CompletableFuture<Void> lane = CompletableFuture.runAsync(() -> {
-      for (int i = 0; i < 20; i++) {
+    // 20 commits and 10 rogue writes in a shuffled order: every rogue write leaves the next commit's event waiting
+    // for it, while periodic passes and gap-driven ones race to supply it
+    List<Boolean> steps = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      steps.add(i < 20);
+    }
+    Collections.shuffle(steps, new Random(42));
+    for (boolean throughCoordinator : steps) {
+      if (throughCoordinator) {
         commit(commits, table, harness.append(1));
-      }
-    });
-    CompletableFuture<Void> rogue = CompletableFuture.runAsync(() -> {
-      for (int i = 0; i < 10; i++) {
+      } else {
         harness.writeAround(table, PublicationHarness.ROGUE_WRITER);
-        sleep(random.nextInt(15));
       }
-    });
-    CompletableFuture.allOf(lane, rogue).get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+    }
 
     TableStorage storage = harness.storage(table);
     TableStorage.VersionListing listing = storage.listVersions();
@@ -265,14 +266,6 @@ class ReconcilerTest {
       assertThat(harness.events(table)).extracting(CommitEvent::version)
           .containsExactlyElementsOf(LongStream.rangeClosed(1, expected).boxed().toList());
       assertThat(harness.progressOnKafka(config)).containsEntry(table.tableUuid(), (long) expected);
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 }

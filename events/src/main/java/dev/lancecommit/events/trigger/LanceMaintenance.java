@@ -70,24 +70,11 @@ public final class LanceMaintenance implements MaintenanceWorker {
     List<Integer> ids = plan.fragmentIds().stream().map(Long::intValue).toList();
     List<FragmentMetadata> written;
     try (Dataset ds = open(location, version);
-        LanceScanner scanner = ds.newScan(new ScanOptions.Builder().fragmentIds(ids).batchSize(8192).build());
-        ArrowReader reader = scanner.scanBatches();
-        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
-      Data.exportArrayStream(allocator, reader, stream);
-      var builder = Fragment.write()
-          .datasetUri(location)
-          .allocator(allocator)
-          .data(stream)
-          .storageOptions(storageOptions)
-          .maxRowsPerFile(Integer.MAX_VALUE);
-      fileVersion.ifPresent(builder::dataStorageVersion);
-      written = builder.execute();
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not compact " + location + ": " + e.getMessage(), e);
+        LanceScanner scanner = ds.newScan(new ScanOptions.Builder().fragmentIds(ids).batchSize(8192).build())) {
+      written = write(location, scanner.scanBatches(), fileVersion);
+    } catch (RuntimeException e) {
+      throw e;
     } catch (Exception e) {
-      if (e instanceof RuntimeException re) {
-        throw re;
-      }
       throw new IllegalStateException("could not compact " + location + ": " + e.getMessage(), e);
     }
     long rows = written.stream().mapToLong(FragmentMetadata::getPhysicalRows).sum();
@@ -128,6 +115,32 @@ public final class LanceMaintenance implements MaintenanceWorker {
           .build());
       ds.mergeIndexMetadata(uuid, IndexType.BTREE, Optional.empty());
       return indexMetadata(built, version, fragmentIds);
+    }
+  }
+
+  /** Streams {@code reader} into new fragments; the exported stream owns the reader, and Lance releases both. */
+  private List<FragmentMetadata> write(String location, ArrowReader reader, Optional<String> fileVersion)
+      throws IOException {
+    ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
+    try {
+      Data.exportArrayStream(allocator, reader, stream);
+    } catch (RuntimeException e) {
+      stream.close();
+      reader.close();
+      throw e;
+    }
+    try {
+      var builder = Fragment.write()
+          .datasetUri(location)
+          .allocator(allocator)
+          .data(stream)
+          .storageOptions(storageOptions)
+          .maxRowsPerFile(Integer.MAX_VALUE);
+      fileVersion.ifPresent(builder::dataStorageVersion);
+      return builder.execute();
+    } finally {
+      // Lance moved the stream's content out (and released the reader); what is left is the C struct itself
+      stream.close();
     }
   }
 

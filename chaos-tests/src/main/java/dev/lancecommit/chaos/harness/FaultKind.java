@@ -1,0 +1,53 @@
+package dev.lancecommit.chaos.harness;
+
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+
+/** The kinds of fault the harness injects, as named on the command line ({@code --faults kill,s3,kafka}). */
+public enum FaultKind {
+  /** kill -9 of the coordinator process, then a restart on the same port and warehouse. */
+  KILL("kill"),
+  /** The S3 fault proxy: 5xx answers, added latency, stalls past the client timeout, responses dropped after a
+   * conditional write landed. */
+  S3("s3"),
+  /** Kafka broker stop, then start on the same ports and data. */
+  KAFKA("kafka");
+
+  private final String option;
+
+  FaultKind(String option) {
+    this.option = option;
+  }
+
+  public String option() {
+    return option;
+  }
+
+  /** Parses {@code kill,s3,kafka}, {@code all} or {@code none}. */
+  public static Set<FaultKind> parseList(String value) {
+    String trimmed = value.trim().toLowerCase(Locale.ROOT);
+    if (trimmed.equals("none") || trimmed.isEmpty()) {
+      return EnumSet.noneOf(FaultKind.class);
+    }
+    if (trimmed.equals("all")) {
+      return EnumSet.allOf(FaultKind.class);
+    }
+    EnumSet<FaultKind> kinds = EnumSet.noneOf(FaultKind.class);
+    for (String part : trimmed.split(",")) {
+      String name = part.trim();
+      FaultKind kind = null;
+      for (FaultKind k : values()) {
+        if (k.option.equals(name)) {
+          kind = k;
+        }
+      }
+      if (kind == null) {
+        throw new IllegalArgumentException("unknown fault '" + name + "': use a comma list of kill, s3, kafka, "
+            + "or all, or none");
+      }
+      kinds.add(kind);
+    }
+    return kinds;
+  }
+}

@@ -1,0 +1,61 @@
+package dev.lancecommit.chaos.differential;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Copies of local Lance table directories. */
+public final class TableFiles {
+  private TableFiles() {}
+
+  /** Copies the whole tree {@code source} to {@code target} (which must not exist yet). */
+  public static void copyTree(Path source, Path target) {
+    try (Stream<Path> files = Files.walk(source)) {
+      for (Path file : files.toList()) {
+        Path to = target.resolve(source.relativize(file).toString());
+        if (Files.isDirectory(file)) {
+          Files.createDirectories(to);
+        } else {
+          Files.copy(file, to);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot copy " + source + " to " + target, e);
+    }
+  }
+
+  /**
+   * Copies into {@code target} the data, deletion and index files that {@code scratch} has and {@code base} had
+   * not, leaving out versions and transaction files: after it {@code target} holds the files a transaction
+   * committed on {@code scratch} refers to, without that commit.
+   */
+  public static void copyNewFiles(Path base, Path scratch, Path target) {
+    try (Stream<Path> files = Files.walk(scratch)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        Path relative = scratch.relativize(file);
+        String top = relative.getName(0).toString();
+        if (List.of("_versions", "_transactions").contains(top) || Files.exists(base.resolve(relative.toString()))) {
+          continue;
+        }
+        Path to = target.resolve(relative.toString());
+        if (!Files.exists(to)) {
+          Files.createDirectories(to.getParent());
+          Files.copy(file, to);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot copy new files of " + scratch + " to " + target, e);
+    }
+  }
+
+  public static byte[] read(Path file) {
+    try {
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

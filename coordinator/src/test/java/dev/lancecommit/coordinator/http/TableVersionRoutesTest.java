@@ -1,0 +1,102 @@
+package dev.lancecommit.coordinator.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancecommit.coordinator.namespace.ManifestVersions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** ListTableVersions and DescribeTableVersion over HTTP, from a {@code _versions/} directory. */
+class TableVersionRoutesTest extends RestServerFixture {
+  private Path data;
+
+  @BeforeEach
+  void table() throws Exception {
+    post("/v1/namespace/ns/create", "{}");
+    data = fakeVersions("ns/t.lance", ManifestVersions.v2Name(1), ManifestVersions.v2Name(2),
+        ManifestVersions.v2Name(3), "latest_version_hint.json");
+    for (int v = 1; v <= 3; v++) {
+      Path manifest = data.resolve("_versions").resolve(ManifestVersions.v2Name(v));
+      Files.write(manifest, new byte[v * 10]);
+      Files.setLastModifiedTime(manifest, FileTime.from(Instant.parse("2026-01-0" + v + "T00:00:00Z")));
+    }
+    assertThat(post("/v1/table/ns$t/register", new JsonObject().put("location", data.toString())).status())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void listVersionsAscendingWithPathsSizesAndTimes() {
+    Reply reply = post("/v1/table/ns$t/version/list", "");
+    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+    JsonArray versions = reply.json().getJsonArray("versions");
+    assertThat(reply.json().containsKey("page_token")).isFalse();
+    assertThat(versions).hasSize(3);
+    assertThat(versions.getJsonObject(0)).isEqualTo(new JsonObject()
+        .put("version", 1L)
+        .put("manifest_path", data.resolve("_versions").resolve(ManifestVersions.v2Name(1)).toString())
+        .put("manifest_size", 10L)
+        .put("timestamp_millis", Instant.parse("2026-01-01T00:00:00Z").toEpochMilli()));
+    assertThat(versions.getJsonObject(2).getLong("manifest_size")).isEqualTo(30L);
+    assertThat(get("/v1/table/ns$t/version/list").json()).isEqualTo(reply.json());
+  }
+
+  @Test
+  void listVersionsPagesInEitherOrder() {
+    assertThat(versionPages("", 2)).containsExactly(List.of(1L, 2L), List.of(3L));
+    assertThat(versionPages("&descending=true", 2)).containsExactly(List.of(3L, 2L), List.of(1L));
+    assertThat(versionPages("&descending=true", 1)).containsExactly(List.of(3L), List.of(2L), List.of(1L));
+    assertThat(versionPages("", 5)).containsExactly(List.of(1L, 2L, 3L));
+  }
+
+  @Test
+  void describeAVersion() {
+    Reply reply = post("/v1/table/ns$t/version/describe", "{\"version\":2}");
+    assertThat(reply.status()).isEqualTo(200);
+    assertThat(reply.json().getJsonObject("version").getLong("version")).isEqualTo(2L);
+    assertThat(reply.json().getJsonObject("version").getString("manifest_path"))
+        .endsWith("/_versions/" + ManifestVersions.v2Name(2));
+    assertThat(post("/v1/table/ns$t/version/describe", "{}").json().getJsonObject("version").getLong("version"))
+        .isEqualTo(3L);
+  }
+
+  @Test
+  void refusals() {
+    post("/v1/table/ns$t/version/describe", "{\"version\":9}").error(404, 11);
+    post("/v1/table/ns$t/version/describe", "{\"version\":-1}").error(400, 13);
+    post("/v1/table/ns$t/version/describe", "{\"version\":\"1\"}").error(400, 13);
+    post("/v1/table/ns$t/version/describe", "{\"branch\":\"dev\"}").error(501, 0);
+    post("/v1/table/ns$ghost/version/describe", "{\"version\":1}").error(404, 4);
+    post("/v1/table/ns$ghost/version/list", "{}").error(404, 4);
+    post("/v1/table/ns$t/version/list?limit=0", "{}").error(400, 13);
+    post("/v1/table/ns$t/version/list?page_token=xyz", "{}").error(400, 13);
+    post("/v1/table/ns$t/version/list?descending=sometimes", "{}").error(400, 13);
+    post("/v1/table/ns$t/version/list?branch=dev", "{}").error(501, 0);
+    post("/v1/table/ns$d/declare", "{}");
+    assertThat(post("/v1/table/ns$d/version/list", "{}").json().getJsonArray("versions")).isEmpty();
+    post("/v1/table/ns$d/version/describe", "{}").error(404, 11);
+  }
+
+  private List<List<Long>> versionPages(String query, int limit) {
+    List<List<Long>> pages = new ArrayList<>();
+    String token = null;
+    do {
+      Reply reply = post("/v1/table/ns$t/version/list?limit=" + limit + query
+          + (token == null ? "" : "&page_token=" + token), "");
+      assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+      List<Long> page = new ArrayList<>();
+      reply.json().getJsonArray("versions").forEach(v -> page.add(((JsonObject) v).getLong("version")));
+      pages.add(page);
+      token = reply.json().getString("page_token");
+      assertThat(pages).hasSizeLessThan(10);
+    } while (token != null);
+    return pages;
+  }
+}
