@@ -6,6 +6,9 @@ import dev.lancecommit.coordinator.commit.LaneCommitService;
 import dev.lancecommit.coordinator.http.RestServer;
 import dev.lancecommit.coordinator.http.RestServerOptions;
 import dev.lancecommit.coordinator.namespace.Catalog;
+import dev.lancecommit.coordinator.publication.CatalogTableSource;
+import dev.lancecommit.coordinator.publication.Publication;
+import dev.lancecommit.coordinator.publication.PublicationConfig;
 import dev.lancecommit.coordinator.storage.ConditionalPutProbe;
 import dev.lancecommit.coordinator.storage.ObjectStores;
 import dev.lancecommit.coordinator.storage.StorageLocation;
@@ -62,21 +65,28 @@ public final class Coordinator implements AutoCloseable {
         ConditionalPutProbe.verify(warehouse.store(), warehouse.key("_catalog/.probe"));
       }
 
+      Catalog catalog = new Catalog(warehouse);
       String topic = config.get(CoordinatorConfig.KAFKA_TOPIC);
       String bootstrap = startKafka(config, resources);
       CommitEventPublisher publisher;
       if (bootstrap == null) {
         publisher = new DisabledEventPublisher();
+        resources.push(publisher);
       } else {
         KafkaTopics.ensureTopic(bootstrap, topic, config.getInt(CoordinatorConfig.KAFKA_TOPIC_PARTITIONS),
             (short) config.getInt(CoordinatorConfig.KAFKA_TOPIC_REPLICATION), java.util.Map.of(),
             KafkaTopics.DEFAULT_TIMEOUT);
-        publisher = KafkaCommitEventPublisher.builder(bootstrap)
+        KafkaCommitEventPublisher kafka = KafkaCommitEventPublisher.builder(bootstrap)
             .topic(topic)
             .publishTimeout(Duration.ofMillis(config.getLong(CoordinatorConfig.KAFKA_PUBLISH_TIMEOUT_MS)))
             .build();
+        // Commits are answered once their manifest lands; the outbox publishes in version order per table and the
+        // reconciler republishes whatever storage holds that Kafka does not (crashes, writers bypassing us).
+        Publication publication = Publication.start(PublicationConfig.from(config), bootstrap, kafka,
+            stores::resolve, new CatalogTableSource(catalog));
+        resources.push(publication);
+        publisher = publication.outbox();
       }
-      resources.push(publisher);
 
       ExecutorService workers = Executors.newFixedThreadPool(
           config.getInt(CoordinatorConfig.COMMIT_THREADS), namedThreads("lcc-worker-"));
@@ -94,8 +104,6 @@ public final class Coordinator implements AutoCloseable {
           namingScheme(config.get(CoordinatorConfig.COMMIT_MANIFEST_NAMING)));
       LaneCommitService commits = new LaneCommitService(stores::resolve, settings, publisher, workers, Clock.systemUTC(),
           Duration.ofMillis(config.getLong(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS)));
-      Catalog catalog = new Catalog(warehouse);
-
       Vertx vertx = Vertx.vertx();
       resources.push(() -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
       RestServer server = new RestServer(vertx, catalog, commits, RestServerOptions.builder()

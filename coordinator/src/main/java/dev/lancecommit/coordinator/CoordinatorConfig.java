@@ -42,7 +42,8 @@ public final class CoordinatorConfig {
   public static final Key KAFKA_EMBEDDED_DIR = key("kafka.embedded.dir", "./.lcc/kafka",
       "Data directory of the embedded broker (kept across restarts).");
   public static final Key KAFKA_PUBLISH_TIMEOUT_MS = key("kafka.publish.timeout.ms", "10000",
-      "How long a commit waits for its event to be acknowledged by Kafka before it answers 503/17.");
+      "How long one publish attempt waits for Kafka before it is retried. Commits do not wait for Kafka: the "
+          + "outbox publishes after the manifest lands and retries until Kafka is back.");
   public static final Key S3_ENDPOINT = key("s3.endpoint", "",
       "S3 endpoint URL (empty = AWS default for the region), e.g. http://127.0.0.1:9000 for a local server.");
   public static final Key S3_REGION = key("s3.region", "us-east-1", "S3 region.");
@@ -79,6 +80,10 @@ public final class CoordinatorConfig {
       "Data storage version recorded for tables created without data files that name one.");
   public static final Key HTTP_MAX_BODY_BYTES = key("http.max-body-bytes", "67108864",
       "Largest request body accepted (a transaction with many fragments can be large).");
+
+  static {
+    KEYS.addAll(dev.lancecommit.coordinator.publication.PublicationConfig.keys());
+  }
 
   private final Map<String, String> values;
 

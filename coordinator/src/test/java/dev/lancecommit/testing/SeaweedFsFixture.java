@@ -60,6 +60,7 @@ public final class SeaweedFsFixture implements BeforeAllCallback, BeforeEachCall
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
   private static final int PORTS = 8;
+  private static final int START_ATTEMPTS = 3;
 
   private final String bucket;
   private Path dir;
@@ -98,47 +99,64 @@ public final class SeaweedFsFixture implements BeforeAllCallback, BeforeEachCall
     return candidates.stream().filter(Files::isExecutable).findFirst();
   }
 
-  /** Starts SeaweedFS and creates the bucket; does nothing if already started. */
+  /**
+   * Starts SeaweedFS and creates the bucket; does nothing if already started. Free ports are picked, released and
+   * then bound by weed, so another process can take one in between: a weed that exits before it is ready is
+   * started again on new ports (up to {@value #START_ATTEMPTS} times).
+   */
   public synchronized SeaweedFsFixture start() {
     if (process != null) {
       return this;
     }
     Path weed = weedBinary().orElseThrow(() -> new IllegalStateException(missingBinaryMessage()));
-    try {
-      dir = Files.createTempDirectory("lcc-seaweedfs-");
-      Path data = Files.createDirectories(dir.resolve("data"));
-      Path config = dir.resolve("s3-iam.json");
-      Files.writeString(config, configJson());
-      int[] ports = freePorts(PORTS);
-      endpoint = "http://127.0.0.1:" + ports[6];
-      List<String> command = List.of(weed.toString(), "mini",
-          "-dir=" + data,
-          "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
-          "-master.port=" + ports[0], "-master.port.grpc=" + ports[1],
-          "-volume.port=" + ports[2], "-volume.port.grpc=" + ports[3],
-          "-filer.port=" + ports[4], "-filer.port.grpc=" + ports[5],
-          "-s3.port=" + ports[6], "-s3.port.grpc=" + ports[7],
-          "-s3.port.iceberg=0", "-s3.port.lance=0",
-          "-s3.config=" + config, "-s3.iam.config=" + config, "-s3.iam.readOnly=true",
-          "-s3.localSocket=" + dir.resolve("s3.sock"), "-filer.localSocket=" + dir.resolve("filer.sock"),
-          "-master.telemetry=false", "-webdav=false", "-admin.ui=false");
-      process = new ProcessBuilder(command)
-          .directory(dir.toFile())
-          .redirectErrorStream(true)
-          .redirectOutput(dir.resolve("weed.log").toFile())
-          .start();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        launch(weed);
+        createBucketWhenReady(bucket);
+        return this;
+      } catch (IOException e) {
+        close();
+        throw new UncheckedIOException("could not start SeaweedFS", e);
+      } catch (RuntimeException e) {
+        boolean exitedEarly = process != null && !process.isAlive();
+        String log = log();
+        close();
+        if (!exitedEarly || attempt == START_ATTEMPTS) {
+          throw new IllegalStateException("could not start SeaweedFS: " + e.getMessage() + "\n--- weed.log ---\n"
+              + log, e);
+        }
+      }
+    }
+  }
+
+  private void launch(Path weed) throws IOException {
+    dir = Files.createTempDirectory("lcc-seaweedfs-");
+    Path data = Files.createDirectories(dir.resolve("data"));
+    Path config = dir.resolve("s3-iam.json");
+    Files.writeString(config, configJson());
+    int[] ports = freePorts(PORTS);
+    endpoint = "http://127.0.0.1:" + ports[6];
+    // Loopback only; the Iceberg and Lance catalog ports, WebDAV, the admin UI and telemetry are switched off.
+    List<String> command = List.of(weed.toString(), "mini",
+        "-dir=" + data,
+        "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+        "-master.port=" + ports[0], "-master.port.grpc=" + ports[1],
+        "-volume.port=" + ports[2], "-volume.port.grpc=" + ports[3],
+        "-filer.port=" + ports[4], "-filer.port.grpc=" + ports[5],
+        "-s3.port=" + ports[6], "-s3.port.grpc=" + ports[7],
+        "-s3.port.iceberg=0", "-s3.port.lance=0",
+        "-s3.config=" + config, "-s3.iam.config=" + config, "-s3.iam.readOnly=true",
+        "-s3.localSocket=" + dir.resolve("s3.sock"), "-filer.localSocket=" + dir.resolve("filer.sock"),
+        "-master.telemetry=false", "-webdav=false", "-admin.ui=false");
+    process = new ProcessBuilder(command)
+        .directory(dir.toFile())
+        .redirectErrorStream(true)
+        .redirectOutput(dir.resolve("weed.log").toFile())
+        .start();
+    if (shutdownHook == null) {
       shutdownHook = new Thread(this::stopProcess, "seaweedfs-fixture-stop");
       Runtime.getRuntime().addShutdownHook(shutdownHook);
-      createBucketWhenReady(bucket);
-    } catch (IOException e) {
-      close();
-      throw new UncheckedIOException("could not start SeaweedFS", e);
-    } catch (RuntimeException e) {
-      String log = log();
-      close();
-      throw new IllegalStateException("could not start SeaweedFS: " + e.getMessage() + "\n--- weed.log ---\n" + log, e);
     }
-    return this;
   }
 
   public String endpoint() {

@@ -28,7 +28,8 @@ public final class AgreementMatrix {
         .append("Cell: C/R/X/E/U = both sides agree (committed / retryable / incompatible / failed / unsupported);\n")
         .append("      f<k> = the first commit already ended <k> on both sides;\n")
         .append("      a/b* = Lance a, coordinator b, an expected difference; a/b! = UNEXPECTED difference;\n")
-        .append("      # = both committed but the tables Lance reads back differ.\n\n");
+        .append("      # = both committed but the tables Lance reads back differ;\n")
+        .append("      $ = the coordinator's answer is not the one its own SPEC.md gives.\n\n");
     int width = 6;
     out.append(pad("", 6));
     for (LanceOperation col : LanceOperation.values()) {
@@ -54,6 +55,11 @@ public final class AgreementMatrix {
     out.append('\n').append(agreed).append(" of ").append(total).append(" runs agree on the outcome class; ")
         .append(all().filter(r -> !r.contentDifferences().isEmpty()).count())
         .append(" where both committed read back differently.\n");
+    out.append("\nExpected differences (reviewed):\n");
+    for (ExpectedDifferences.Entry e : ExpectedDifferences.all()) {
+      out.append("  ").append(e).append('\n');
+    }
+    out.append("\nOperations:\n");
     for (LanceOperation op : LanceOperation.values()) {
       out.append("  ").append(pad(op.abbreviation(), 6)).append(op.name()).append(": ").append(op.description())
           .append('\n');
@@ -67,7 +73,7 @@ public final class AgreementMatrix {
   }
 
   private static String cell(PairResult r) {
-    String content = r.contentDifferences().isEmpty() ? "" : "#";
+    String content = (r.contentDifferences().isEmpty() ? "" : "#") + (r.specInconsistency().isEmpty() ? "" : "$");
     if (r.classesAgree()) {
       return letter(r.lanceClass()) + content;
     }

@@ -11,7 +11,7 @@ public record PairResult(LanceOperation first, Optional<LanceOperation> second,
     Outcome lanceFirst, Optional<Outcome> lanceSecond,
     Outcome coordinatorFirst, Optional<Outcome> coordinatorSecond,
     Optional<TableSnapshot> lanceSnapshot, Optional<TableSnapshot> coordinatorSnapshot,
-    long coordinatorLatestVersion) {
+    long coordinatorLatestVersion, Optional<Outcome.Kind> specVerdict, Optional<String> specRule) {
 
   /** The compared class of one side: the second's outcome, or the first's prefixed with "first " when it failed. */
   public static String classOf(Outcome first, Optional<Outcome> second) {
@@ -41,6 +41,33 @@ public record PairResult(LanceOperation first, Optional<LanceOperation> second,
     return lanceSnapshot.get().differences(coordinatorSnapshot.get());
   }
 
+  /** The components of the read-back tables that differ, when both sides committed everything. */
+  public java.util.Set<String> differingComponents() {
+    if (lanceSnapshot.isEmpty() || coordinatorSnapshot.isEmpty()) {
+      return java.util.Set.of();
+    }
+    return lanceSnapshot.get().differingComponents(coordinatorSnapshot.get());
+  }
+
+  /**
+   * Where the coordinator committed {@code first}, its answer to {@code second} must be the conflict its own
+   * specification gives, and it may answer a conflict only where the specification does. Empty when consistent.
+   */
+  public Optional<String> specInconsistency() {
+    if (!coordinatorFirst.committed() || coordinatorSecond.isEmpty() || specVerdict.isEmpty()) {
+      return Optional.empty();
+    }
+    Outcome.Kind answered = coordinatorSecond.get().kind();
+    Outcome.Kind spec = specVerdict.get();
+    boolean answeredConflict = answered == Outcome.Kind.RETRYABLE || answered == Outcome.Kind.INCOMPATIBLE;
+    boolean specConflict = spec == Outcome.Kind.RETRYABLE || spec == Outcome.Kind.INCOMPATIBLE;
+    if ((answeredConflict || specConflict) && answered != spec) {
+      return Optional.of("SPEC.md gives " + spec + " (rule " + specRule.orElse("?") + ") but the coordinator answered "
+          + coordinatorSecond.get());
+    }
+    return Optional.empty();
+  }
+
   /** The coordinator must leave the table exactly at the last version it acknowledged, whatever it refused. */
   public List<String> coordinatorSideEffects() {
     long acknowledged = READ_VERSION;
@@ -64,6 +91,7 @@ public record PairResult(LanceOperation first, Optional<LanceOperation> second,
 
   public String describe() {
     return pairName() + ": Lance " + lanceFirst + lanceSecond.map(o -> " / " + o).orElse("")
-        + "; coordinator " + coordinatorFirst + coordinatorSecond.map(o -> " / " + o).orElse("");
+        + "; coordinator " + coordinatorFirst + coordinatorSecond.map(o -> " / " + o).orElse("")
+        + specVerdict.map(v -> "; SPEC.md " + v + " (rule " + specRule.orElse("?") + ")").orElse("");
   }
 }

@@ -31,7 +31,6 @@ public final class PairRunner {
     Optional<StagedOperation> two = second.map(op -> stage.get(op, Slot.SECOND));
     String name = first.name() + "-" + second.map(Enum::name).orElse("ALONE");
 
-    long t0 = System.nanoTime();
     Path lancePath = lanceDir.resolve(name + ".lance");
     TableFiles.copyTree(stage.pool(), lancePath);
     Outcome lanceFirst;
@@ -47,17 +46,14 @@ public final class PairRunner {
       }
     }
 
-    long t1 = System.nanoTime();
     Path coordinatorPath = coordinator.newTableDir(name.toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     TableFiles.copyTree(stage.pool(), coordinatorPath);
     List<String> id = coordinator.register(coordinatorPath);
-    long t2 = System.nanoTime();
     Outcome coordinatorFirst = Outcome.ofCoordinator(coordinator.commit(id, one.transactionBytes()));
     Optional<Outcome> coordinatorSecond = Optional.empty();
     if (coordinatorFirst.committed() && two.isPresent()) {
       coordinatorSecond = Optional.of(Outcome.ofCoordinator(coordinator.commit(id, two.get().transactionBytes())));
     }
-    long t3 = System.nanoTime();
     Optional<TableSnapshot> coordinatorSnapshot = Optional.empty();
     long coordinatorLatest;
     try (LanceTables written = LanceTables.local(coordinatorPath)) {
@@ -66,10 +62,10 @@ public final class PairRunner {
         coordinatorSnapshot = Optional.of(TableSnapshot.read(written));
       }
     }
-    long t4 = System.nanoTime();
-    System.err.printf("TIMING %s lance=%d copy+register=%d commits=%d read=%d%n", name, (t1-t0)/1000000, (t2-t1)/1000000, (t3-t2)/1000000, (t4-t3)/1000000);
+    Optional<Outcome.Kind> specVerdict = two.map(t -> SpecOracle.verdict(one.parsed(), t.parsed()));
+    Optional<String> specRule = two.map(t -> SpecOracle.rule(one.parsed(), t.parsed()));
     return new PairResult(first, second, lanceFirst, lanceSecond, coordinatorFirst, coordinatorSecond,
-        lanceSnapshot, coordinatorSnapshot, coordinatorLatest);
+        lanceSnapshot, coordinatorSnapshot, coordinatorLatest, specVerdict, specRule);
   }
 
   private static Outcome commitWithLance(LanceTables table, StagedOperation op) {

@@ -101,6 +101,15 @@ public record TableSnapshot(long version, List<String> rows, List<String> schema
     return out;
   }
 
+  /** The names of the components that differ from {@code other} (version, rows, schema, indices, ...). */
+  public java.util.Set<String> differingComponents(TableSnapshot other) {
+    java.util.Set<String> out = new java.util.TreeSet<>();
+    for (String line : differences(other)) {
+      out.add(line.substring(0, line.indexOf(':')));
+    }
+    return out;
+  }
+
   /** What differs from {@code other}, one line per component; empty when equal. */
   public List<String> differences(TableSnapshot other) {
     List<String> out = new ArrayList<>();

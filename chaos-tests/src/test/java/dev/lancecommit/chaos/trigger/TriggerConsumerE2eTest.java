@@ -12,16 +12,19 @@ import dev.lancecommit.events.consumer.CommitEventConsumer;
 import dev.lancecommit.events.consumer.ConsumerOptions;
 import dev.lancecommit.events.consumer.InMemoryCheckpointStore;
 import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
+import dev.lancecommit.events.trigger.CompactionPlan;
 import dev.lancecommit.events.trigger.CoordinatorClient;
 import dev.lancecommit.events.trigger.IndexRefreshPlan;
 import dev.lancecommit.events.trigger.LanceMaintenance;
 import dev.lancecommit.events.trigger.MaintenanceAction;
 import dev.lancecommit.events.trigger.MaintenanceRecorder;
 import dev.lancecommit.events.trigger.MaintenanceRunner;
+import dev.lancecommit.events.trigger.MaintenanceWorker;
 import dev.lancecommit.events.trigger.TriggerHandler;
 import dev.lancecommit.events.trigger.TableFiles;
 import dev.lancecommit.events.trigger.Transactions;
 import dev.lancecommit.events.trigger.TriggerPolicy;
+import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.IndexMetadata;
 import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
@@ -33,6 +36,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -211,6 +215,77 @@ class TriggerConsumerE2eTest {
         assertThat(refreshed.countRows("id >= 250")).isEqualTo(150);
         assertThat(refreshed.readTransaction().orElseThrow().operation()).isInstanceOf(CreateIndex.class);
       }
+    }
+  }
+
+  /**
+   * A concurrent Delete removes one of the fragments being compacted between planning and committing: the coordinator
+   * answers 409 code 14, the runner plans again on the new version and commits a Rewrite of the remaining fragments.
+   */
+  @Test
+  void aRetryableConflictIsRebuiltOnTheNewVersion() throws Exception {
+    CommitApi api = new CommitApi(coordinator.restUrl());
+    List<String> table = List.of("trigger", "contended");
+    api.createNamespace("trigger");
+    String location = api.declareTable(table);
+    try (LanceTables lance = LanceTables.at(location, Map.of());
+        LanceMaintenance lanceWorker = new LanceMaintenance(Map.of())) {
+      long version = api.commit(table, TransactionFactory.create(LanceProtos.schema(LanceTables.ROW_SCHEMA),
+          LanceProtos.fragments(lance.writeRows(0, 10)))).version();
+      for (int i = 1; i < 6; i++) {
+        version = api.commit(table, TransactionFactory.append(version,
+            LanceProtos.fragments(lance.writeRows(10L * i, 10)))).version();
+      }
+      long lastAppend = version;
+      long victim;
+      try (Dataset ds = lance.open()) {
+        victim = ds.getFragments().get(2).getId();
+      }
+      int[] compactions = {0};
+      MaintenanceWorker racing = new MaintenanceWorker() {
+        @Override
+        public List<DataFragment> compact(String at, long planned, CompactionPlan plan, Optional<String> format) {
+          if (compactions[0]++ == 0) {
+            // another writer deletes a fragment the plan is about to rewrite, and commits first
+            CommitApi.Response deleted = api.commit(table,
+                TransactionFactory.delete(planned, List.of(), List.of(victim)));
+            assertThat(deleted.status()).as(deleted.toString()).isEqualTo(200);
+          }
+          return lanceWorker.compact(at, planned, plan, format);
+        }
+
+        @Override
+        public IndexMetadata rebuildIndex(String at, long planned, Manifest manifest, IndexRefreshPlan plan,
+            List<Long> fragmentIds) {
+          return lanceWorker.rebuildIndex(at, planned, manifest, plan, fragmentIds);
+        }
+
+        @Override
+        public void close() {}
+      };
+      MaintenanceRecorder.InMemory recorder = new MaintenanceRecorder.InMemory();
+      MaintenanceRunner runner = new MaintenanceRunner(new CoordinatorClient(coordinator.restUrl()),
+          new TriggerPolicy(4, 50, 256, -1), racing, recorder, 3);
+      CommitEvent lastEvent = CommitEvent.builder().tableId(table).tableUuid("contended").location(location)
+          .version(lastAppend).readVersion(lastAppend - 1).operation("Append")
+          .manifestPath(location + "/_versions/x.manifest").committedAt(java.time.Instant.now()).build();
+
+      runner.run(lastEvent);
+
+      assertThat(compactions[0]).isEqualTo(2);
+      List<MaintenanceAction> actions = recorder.actions();
+      assertThat(actions).hasSize(1);
+      assertThat(actions.get(0).status()).as(actions.get(0).detail()).isEqualTo(MaintenanceAction.Status.COMMITTED);
+      assertThat(actions.get(0).planVersion()).isEqualTo(lastAppend + 1); // rebuilt on the Delete's version
+      assertThat(actions.get(0).committedVersion()).isEqualTo(lastAppend + 2);
+      assertThat(actions.get(0).fragmentIds()).hasSize(5).doesNotContain(victim);
+      try (Dataset compacted = lance.open()) {
+        assertThat(compacted.version()).isEqualTo(lastAppend + 2);
+        assertThat(compacted.getFragments()).hasSize(1);
+        assertThat(compacted.readTransaction().orElseThrow().operation()).isInstanceOf(Rewrite.class);
+      }
+      List<Long> expected = LongStream.range(0, 60).filter(id -> id / 10 != 2).boxed().toList();
+      assertThat(sorted(lance.readIds(lastAppend + 2))).isEqualTo(expected);
     }
   }
 

@@ -47,7 +47,8 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  *       holding merged, with {@code read_version} = the latest version and a fresh random id.
  * </ol>
  *
- * A fragment named by the outcome that ours removes whole only gets step 2. The transaction's {@code read_version}
+ * A fragment named by the outcome that ours removes whole only gets step 2. An Update in REWRITE_COLUMNS mode
+ * changes rows in place (Lance gives it no affected rows), so it is not rebased: RETRYABLE. The transaction's {@code read_version}
  * becomes the latest version in every case. Like Lance's rebase the new file is always a bitmap ({@code .bin});
  * Lance reads both formats.
  *
@@ -167,6 +168,11 @@ public final class DeletionRebase {
     }
 
     RebasePlan plan() {
+      if (kind == OperationKind.UPDATE
+          && ours.getUpdate().getUpdateMode() == Transaction.UpdateMode.REWRITE_COLUMNS) {
+        // Lance never supplies affected rows for a column rewrite: its rows change in place, they are not deleted.
+        throw retryable("an Update that rewrites columns in place cannot be rebased by merging deletion vectors");
+      }
       Roaring64NavigableMap affected = inputs.affectedRows().orElseThrow(() -> retryable(
           "no affected rows were supplied, so the deletion vectors of fragments " + outcome.rebaseFragments()
               + " cannot be merged"));

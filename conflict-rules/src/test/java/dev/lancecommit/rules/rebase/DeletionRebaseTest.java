@@ -351,4 +351,21 @@ class DeletionRebaseTest {
         .isInstanceOfSatisfying(CommitConflictException.class, e -> assertThat(e.retryable()).isTrue())
         .hasMessageContaining("fragment 0 no longer exists in version 3");
   }
+
+  @Test
+  void aColumnRewritingUpdateIsNotRebased() {
+    MemoryTable table = new MemoryTable(100);
+    MemoryTable.Write theirs = table.delete(1, 0, 5);
+    MemoryTable.Write rows = table.update(1, 0, 10);
+    Transaction columns = rows.txn().toBuilder().setUpdate(rows.txn().getUpdate().toBuilder()
+        .setUpdateMode(Transaction.UpdateMode.REWRITE_COLUMNS)).build();
+    MemoryTable.Write ours = new MemoryTable.Write(columns, rows.affectedRows());
+    table.commit(theirs.txn());
+    ConflictOutcome outcome = check(table, ours);
+    assertThat(outcome.kind()).isEqualTo(Kind.REBASE);
+
+    assertThatThrownBy(() -> rebase(table, ours))
+        .isInstanceOfSatisfying(CommitConflictException.class, e -> assertThat(e.retryable()).isTrue())
+        .hasMessageContaining("rewrites columns in place");
+  }
 }

@@ -4,6 +4,7 @@ import dev.lancecommit.coordinator.storage.ObjectAlreadyExistsException;
 import dev.lancecommit.coordinator.storage.StoreException;
 import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
+import dev.lancecommit.coordinator.publication.VersionEvents;
 import dev.lancecommit.coordinator.table.TableStorage;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventPublisher;
@@ -112,8 +113,15 @@ final class CommitLane {
   private void process(Pending pending) {
     Transaction txn = TransactionDecoding.decode(pending.request().transaction());
     OperationKind kind = OperationKind.of(txn);
+    boolean reloaded = false;
     for (int attempt = 1; ; attempt++) {
       LaneState current = currentState();
+      if (txn.getReadVersion() > current.latestVersion() && !reloaded) {
+        // The writer may have seen a version written around the coordinator that this lane has not: look once.
+        state = null;
+        reloaded = true;
+        continue;
+      }
       TransactionValidator.validate(txn, current.latest());
 
       List<CommittedTransaction> since = current.committedSince(txn.getReadVersion(), storage);
@@ -136,11 +144,15 @@ final class CommitLane {
       ManifestNaming.Scheme scheme = current.scheme();
       CommitContext ctx = new CommitContext(version, clock.instant(), TransactionFiles.fileName(txn),
           settings.writerVersion(), false, settings.defaultStorageVersion());
-      TableState next = buildNext(current, txn, kind, ctx);
-      byte[] file = new ManifestFile(next.manifest(), next.indices(), Optional.of(txn)).encode();
-      storage.writeTransactionFile(txn); // before the manifest, like Lance: a version never lacks its .txn
+      // The principal is recorded in the table's own history, so an event rebuilt from storage still names it.
+      Transaction recorded = txn.toBuilder()
+          .putTransactionProperties(VersionEvents.ACTOR_PROPERTY, actorOf(pending.request()))
+          .build();
+      TableState next = buildNext(current, recorded, kind, ctx);
+      byte[] file = new ManifestFile(next.manifest(), next.indices(), Optional.of(recorded)).encode();
+      storage.writeTransactionFile(recorded); // before the manifest, like Lance: a version never lacks its .txn
 
-      WriteOutcome written = writeManifest(version, scheme, file, txn);
+      WriteOutcome written = writeManifest(version, scheme, file, recorded);
       if (written == WriteOutcome.TAKEN) {
         if (attempt >= settings.maxRebuildAttempts()) {
           throw new dev.lancecommit.rules.conflict.CommitConflictException(
@@ -150,7 +162,7 @@ final class CommitLane {
         state = null; // someone else committed: reload from the store and check against what landed
         continue;
       }
-      state = current.advance(next, txn);
+      state = current.advance(next, recorded);
       String manifestUri = storage.manifestUri(version, scheme);
       CommitResult result =
           new CommitResult(version, txn.getReadVersion(), txn.getUuid(), manifestUri, kind.lanceName());
@@ -194,6 +206,10 @@ final class CommitLane {
     ManifestFile atRead = storage.readManifest(readVersion, current.scheme()).orElseThrow(() ->
         new StoreException("Version " + readVersion + " (the transaction's read version) is missing"));
     return inputs.toBuilder().initialFragments(atRead.manifest().getFragmentsList()).build();
+  }
+
+  private static String actorOf(CommitRequest request) {
+    return request.actor() == null || request.actor().isBlank() ? CommitEvent.ANONYMOUS : request.actor();
   }
 
   private enum WriteOutcome { WRITTEN, TAKEN }

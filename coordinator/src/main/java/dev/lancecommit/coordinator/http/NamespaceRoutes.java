@@ -16,6 +16,7 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * CreateNamespace, DescribeNamespace, NamespaceExists, ListNamespaces and DropNamespace.
@@ -79,7 +80,7 @@ final class NamespaceRoutes {
   private void list(RoutingContext ctx) {
     List<String> parent = RequestIds.fromPath(ctx);
     int limit = Paging.limit(ctx);
-    var after = Paging.cursor(ctx, Paging.Kind.NAMESPACE_NAME);
+    Optional<String> after = Paging.cursor(ctx, Paging.Kind.NAMESPACE_NAME);
     Principal caller = Authentication.principal(ctx);
     access.requireVisible(caller, parent);
     blocking.run(() -> catalog.listNamespaces(parent, after, limit, child -> access.canSee(caller, child)))

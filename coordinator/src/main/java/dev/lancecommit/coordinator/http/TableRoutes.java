@@ -12,12 +12,12 @@ import dev.lancecommit.coordinator.namespace.TableVersions;
 import dev.lancecommit.format.ManifestFile;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
 
 /**
  * DeclareTable, RegisterTable, DescribeTable and TableExists.

@@ -263,9 +263,10 @@ public final class Catalog {
 
   /**
    * Catalogs an existing Lance dataset: {@code location} must hold at least one manifest under {@code _versions/}.
-   * The table uuid is kept when the location is the one the entry had, live or deregistered (so commit event ids
-   * stay stable across deregister/register); otherwise it is new. {@link RegisterMode#OVERWRITE} replaces a live
-   * entry.
+   * The table uuid is kept when the location is the one the entry had and its data was not dropped (live,
+   * deregistered, or renamed away half way), so commit event ids stay stable across deregister/register; otherwise
+   * it is new. {@link RegisterMode#OVERWRITE} replaces a live entry. Refused when another live table uses files at,
+   * inside or around the location.
    */
   public TableEntry registerTable(
       List<String> id, String location, RegisterMode mode, Map<String, String> properties) {
@@ -283,8 +284,10 @@ public final class Catalog {
       if (current.isPresent() && current.get().isLive() && mode == RegisterMode.CREATE) {
         throw new TableAlreadyExistsException(id);
       }
+      // RENAMED counts too: its data is kept, and no live entry uses the location (checked above), so this is a
+      // rename that stopped half way (the new entry was never written)
       Optional<TableRecord> same = current.filter(c -> c.location().equals(canonical)
-          && (c.isLive() || c.status() == TableStatus.DEREGISTERED));
+          && c.status() != TableStatus.DROPPED);
       Instant now = now();
       return new TableRecord(id, canonical,
           same.map(TableRecord::tableUuid).orElseGet(() -> UUID.randomUUID().toString()), TableStatus.REGISTERED,
@@ -335,7 +338,10 @@ public final class Catalog {
 
   /**
    * Gives a table another identifier (another name, or another namespace). The location, table uuid and properties
-   * stay; the old identifier is free afterwards.
+   * stay; the old identifier is free afterwards. Two entries change: the old one first (so there is never a moment
+   * with two live entries for one table), then the new one; a failure in between puts the old one back. Should the
+   * process die in between, the table is in no live entry; RegisterTable of the old identifier at the same location
+   * brings it back with its uuid.
    *
    * @return the entry under its new identifier
    */
@@ -353,7 +359,6 @@ public final class Catalog {
     if (loadLiveTable(newId).isPresent()) {
       throw new TableAlreadyExistsException(newId);
     }
-    // The old name goes first, so there is never a moment with two live entries for one table.
     Mutation<TableRecord> left = mutateTable(id, current -> requireLive(id, current).renamedTo(newId));
     TableRecord original = left.before().orElseThrow();
     Mutation<TableRecord> arrived;

@@ -124,8 +124,13 @@ public final class PublicationProgress implements AutoCloseable {
     Map<String, Long> progress = new HashMap<>();
     try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
       List<PartitionInfo> infos = consumer.partitionsFor(topic, remaining(deadline));
-      if (infos == null || infos.isEmpty()) {
-        throw new IllegalStateException("Progress topic " + topic + " does not exist");
+      // a topic created a moment ago may not be in the broker's metadata yet
+      while (infos == null || infos.isEmpty()) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("Progress topic " + topic + " does not exist (waited " + timeout + ")");
+        }
+        sleep(POLL_SLICE);
+        infos = consumer.partitionsFor(topic, remaining(deadline));
       }
       List<TopicPartition> partitions = infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
       consumer.assign(partitions);
@@ -267,6 +272,15 @@ public final class PublicationProgress implements AutoCloseable {
       }
     }
     return true;
+  }
+
+  private static void sleep(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while reading the progress topic", e);
+    }
   }
 
   private static Duration remaining(long deadline) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancecommit.coordinator.namespace.ManifestVersions;
 import dev.lancecommit.coordinator.namespace.TableEntry;
+import dev.lancecommit.testing.lance.LanceTables;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
@@ -118,6 +119,23 @@ class TableLifecycleRoutesTest extends RestServerFixture {
     post("/v1/table/ns$t/rename", "{\"new_table_name\":\"v\",\"new_namespace_id\":[\"ghost\"]}").error(404, 1);
     post("/v1/table/ns$nope/rename", "{\"new_table_name\":\"v\"}").error(404, 4);
     assertThat(snapshot()).isEqualTo(before);
+  }
+
+  @Test
+  void renamedAndDeregisteredTablesStayOpenableByTheirLocation() {
+    Path data = warehouse.resolve("ns/real.lance");
+    try (LanceTables lance = LanceTables.local(data)) {
+      lance.createWithLance(0, 6);
+      assertThat(post("/v1/table/ns$real/register", new JsonObject().put("location", data.toString())).status())
+          .isEqualTo(200);
+      assertThat(post("/v1/table/ns$real/rename", "{\"new_table_name\":\"renamed\"}").status()).isEqualTo(200);
+      assertThat(lance.readIds(1)).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+      assertThat(post("/v1/table/ns$renamed/deregister", "{}").status()).isEqualTo(200);
+      assertThat(lance.latestVersion()).isEqualTo(1);
+      assertThat(lance.readIds(1)).hasSize(6);
+      // and Lance can keep writing to it with no coordinator involved
+      assertThat(lance.appendWithLance(6, 2)).isEqualTo(2);
+    }
   }
 
   private Map<String, String> filesUnder(Path dir) {
