@@ -27,7 +27,7 @@ public final class AgreementMatrix {
         .append(". Rows: committing second (ours); columns: committed first (theirs).\n")
         .append("Cell: C/R/X/E/U = both sides agree (committed / retryable / incompatible / failed / unsupported);\n")
         .append("      f<k> = the first commit already ended <k> on both sides;\n")
-        .append("      a/b* = Lance a, coordinator b, an expected difference; a/b! = UNEXPECTED difference;\n")
+        .append("      a/b* = Lance a, coordinator b, an expected difference; ! = not what is expected;\n")
         .append("      # = both committed but the tables Lance reads back differ;\n")
         .append("      $ = the coordinator's answer is not the one its own SPEC.md gives.\n\n");
     int width = 6;
@@ -74,13 +74,19 @@ public final class AgreementMatrix {
 
   private static String cell(PairResult r) {
     String content = (r.contentDifferences().isEmpty() ? "" : "#") + (r.specInconsistency().isEmpty() ? "" : "$");
-    if (r.classesAgree()) {
-      return letter(r.lanceClass()) + content;
-    }
     Optional<ExpectedDifferences.Entry> expected = ExpectedDifferences.forPair(r.first(), r.second());
-    boolean isExpected = expected.isPresent() && expected.get().lanceClass().equals(r.lanceClass())
-        && expected.get().coordinatorClass().equals(r.coordinatorClass());
-    return letter(r.lanceClass()) + "/" + letter(r.coordinatorClass()) + (isExpected ? "*" : "!") + content;
+    String classes = r.classesAgree()
+        ? letter(r.lanceClass())
+        : letter(r.lanceClass()) + "/" + letter(r.coordinatorClass());
+    String mark;
+    if (expected.isPresent()) {
+      boolean asExpected = expected.get().lanceClass().equals(r.lanceClass())
+          && expected.get().coordinatorClass().equals(r.coordinatorClass());
+      mark = asExpected ? "*" : "!";
+    } else {
+      mark = r.classesAgree() ? "" : "!";
+    }
+    return classes + mark + content;
   }
 
   private static String letter(String outcomeClass) {

@@ -68,6 +68,15 @@ public final class RunningCoordinator implements AutoCloseable {
     return id;
   }
 
+  /** A table declared through the coordinator (no version yet): its id and the location Lance writes to. */
+  public record DeclaredTable(List<String> id, String location) {}
+
+  /** Declares a new table {@code chaos$<prefix>_<n>}; the coordinator picks its location in the warehouse. */
+  public DeclaredTable declare(String prefix) {
+    List<String> id = List.of(NAMESPACE, prefix + "_" + tables.incrementAndGet());
+    return new DeclaredTable(id, api.declareTable(id));
+  }
+
   /** CommitTable with raw transaction bytes, as stock Lance wrote them to {@code _transactions/}. */
   public CommitApi.Response commit(List<String> id, byte[] transaction) {
     return api.commitBytes(id, transaction, CommitApi.PROTOBUF);

@@ -51,6 +51,31 @@ public final class TableFiles {
     }
   }
 
+  /**
+   * Copies the table {@code source} to {@code target} as it was at {@code version}: every file except the manifests
+   * of later versions and Lance's latest-version hint, so stock Lance opening the copy sees {@code version} as the
+   * latest and commits on top of it.
+   */
+  public static void copyUpToVersion(Path source, Path target, long version) {
+    try (Stream<Path> files = Files.walk(source)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        Path relative = source.relativize(file);
+        if (relative.getName(0).toString().equals("_versions")) {
+          String name = file.getFileName().toString();
+          if (!name.endsWith(".manifest")
+              || dev.lancecommit.testing.lance.StockLanceFiles.readManifest(file).getVersion() > version) {
+            continue;
+          }
+        }
+        Path to = target.resolve(relative.toString());
+        Files.createDirectories(to.getParent());
+        Files.copy(file, to);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot copy " + source + " up to version " + version, e);
+    }
+  }
+
   public static byte[] read(Path file) {
     try {
       return Files.readAllBytes(file);

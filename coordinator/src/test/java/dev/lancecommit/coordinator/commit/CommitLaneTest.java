@@ -195,6 +195,33 @@ class CommitLaneTest {
   }
 
   @Test
+  void aWriterThatSawAVersionWrittenAroundTheLaneIsNotRefused() {
+    commit(create());
+    commit(append(1)); // the lane caches version 2
+    TableState v2 = latestOnDisk();
+    Transaction rogue = append(2);
+    TableState v3 = ManifestBuilder.build(v2, rogue,
+        CommitContext.of(3, Instant.now(), "2-rogue.txn", WriterVersions.coordinator()));
+    new TableStorage(table).createManifest(3, ManifestNaming.Scheme.V2,
+        new ManifestFile(v3.manifest(), v3.indices(), Optional.of(rogue)).encode());
+
+    // read_version 3 is ahead of the lane's cache but not of the table
+    CommitResult result = commit(append(3));
+    assertThat(result.version()).isEqualTo(4);
+    assertThat(result.readVersion()).isEqualTo(3);
+  }
+
+  @Test
+  void theActorIsRecordedInTheCommittedTransaction() {
+    commit(create());
+    commit(append(1));
+    TableStorage storage = new TableStorage(new StorageLocation(store.delegate(), TABLE_KEY));
+    Transaction landed = storage.transactionOf(storage.readManifest(2, ManifestNaming.Scheme.V2).orElseThrow());
+    assertThat(landed.getTransactionPropertiesMap())
+        .containsEntry(dev.lancecommit.coordinator.publication.VersionEvents.ACTOR_PROPERTY, "tester");
+  }
+
+  @Test
   void conflictsNameTheCommittedVersionAndOperation() {
     commit(create());
     commit(append(1));
