@@ -263,6 +263,7 @@ public final class CommitBenchmark {
     row(out, "drain after end (s)", runs, r -> String.format(Locale.ROOT, "%.1f", r.drainSeconds()));
     row(out, "p50 latency (ms)", runs, r -> String.format(Locale.ROOT, "%.1f", r.percentileMillis(50)));
     row(out, "p99 latency (ms)", runs, r -> String.format(Locale.ROOT, "%.1f", r.percentileMillis(99)));
+    row(out, "max latency (ms)", runs, r -> String.format(Locale.ROOT, "%.1f", r.percentileMillis(100)));
     row(out, "failed commits", runs, r -> Integer.toString(r.failedCommits()));
     row(out, "retries", runs, RunResult::retriesText);
     row(out, "rows committed", runs, r -> Long.toString(r.rowsCommitted()));
