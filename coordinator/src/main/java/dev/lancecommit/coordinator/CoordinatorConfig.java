@@ -83,6 +83,7 @@ public final class CoordinatorConfig {
 
   static {
     KEYS.addAll(dev.lancecommit.coordinator.publication.PublicationConfig.keys());
+    KEYS.addAll(dev.lancecommit.coordinator.credentials.CredentialsConfig.keys());
   }
 
   private final Map<String, String> values;
