@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator;
 
+import dev.lancecommit.coordinator.auth.AuthConfig;
 import dev.lancecommit.coordinator.commit.CommitSettings;
 import dev.lancecommit.coordinator.commit.DisabledEventPublisher;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
@@ -57,6 +58,7 @@ public final class Coordinator implements AutoCloseable {
   public static Coordinator start(CoordinatorConfig config) {
     Deque<AutoCloseable> resources = new ArrayDeque<>();
     try {
+      AuthConfig auth = config.authConfig(); // a bad auth configuration fails before anything starts
       ObjectStores stores = new ObjectStores(config.s3Config());
       resources.push(stores);
       String warehouseUri = normalizeWarehouse(config.get(CoordinatorConfig.WAREHOUSE));
@@ -109,7 +111,10 @@ public final class Coordinator implements AutoCloseable {
       RestServer server = new RestServer(vertx, catalog, commits, RestServerOptions.builder()
           .maxBodyBytes(config.getLong(CoordinatorConfig.HTTP_MAX_BODY_BYTES))
           .blockingExecutor(workers)
+          .accessControl(auth.accessControl())
           .build());
+      LOG.info("Authentication {}", auth.enabled() ? "enabled for principals " + auth.principals()
+          : "disabled (every request acts as 'anonymous')");
       String host = config.get(CoordinatorConfig.HOST);
       int port = server.start(host, config.getInt(CoordinatorConfig.PORT))
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

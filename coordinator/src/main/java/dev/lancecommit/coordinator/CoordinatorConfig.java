@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator;
 
+import dev.lancecommit.coordinator.auth.AuthConfig;
 import dev.lancecommit.coordinator.storage.S3Config;
 import java.io.IOException;
 import java.io.Reader;
@@ -143,6 +144,11 @@ public final class CoordinatorConfig {
         + "'");
   }
 
+  /** The auth.* settings; refuses unknown auth keys, grants to undefined principals, shared secrets. */
+  public AuthConfig authConfig() {
+    return AuthConfig.parse(values);
+  }
+
   /** The S3 settings used for every {@code s3://} location (warehouse and registered tables). */
   public S3Config s3Config() {
     return new S3Config(
@@ -173,6 +179,7 @@ public final class CoordinatorConfig {
       out.append("| `").append(key.name()).append("` | `").append(key.defaultValue()).append("` | ")
           .append(key.doc()).append(" |\n");
     }
+    out.append(AuthConfig.documentationRows());
     return out.toString();
   }
 
@@ -181,6 +188,10 @@ public final class CoordinatorConfig {
     private final Map<String, String> values = new LinkedHashMap<>();
 
     public Builder set(String name, String value) {
+      if (AuthConfig.isAuthKey(name)) { // auth.principals.<p>.* and auth.grants.<p> name principals, not fixed keys
+        values.put(name, value);
+        return this;
+      }
       if (keys().stream().noneMatch(k -> k.name().equals(name))) {
         throw new IllegalArgumentException("Unknown configuration key '" + name + "'. Known keys: "
             + keys().stream().map(Key::name).toList());

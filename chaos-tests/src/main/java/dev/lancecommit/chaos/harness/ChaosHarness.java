@@ -4,6 +4,7 @@ import dev.lancecommit.coordinator.CoordinatorConfig;
 import dev.lancecommit.coordinator.storage.ObjectStores;
 import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
 import dev.lancecommit.testing.S3ProxyFixture;
+import dev.lancecommit.testing.lance.LanceTables;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +45,7 @@ import java.util.stream.Stream;
 public final class ChaosHarness {
   static final String NAMESPACE = "chaos";
   static final int INITIAL_ROWS = 20;
+  static final long S3_MAX_STALL_MILLIS = FaultScheduler.MAX_STALL_MILLIS;
 
   private final ChaosOptions options;
   private final Path workDir;
@@ -126,7 +129,10 @@ public final class ChaosHarness {
 
     EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.builder().dataDir(workDir.resolve("kafka")).build();
     resources.push(kafka);
-    kafka.start();
+    // The broker JVM and Lance's native library (loaded on first use) both take seconds: overlap them.
+    CompletableFuture<Void> kafkaStarted = CompletableFuture.runAsync(kafka::start);
+    warmUpLance();
+    kafkaStarted.join();
     String bootstrap = kafka.bootstrapServers();
     String topic = CoordinatorConfig.KAFKA_TOPIC.defaultValue();
     log("Kafka at " + bootstrap);
@@ -159,6 +165,7 @@ public final class ChaosHarness {
     faults.note("writers stop starting commits");
     log("stopping: healing faults, writers finish what they have in flight");
     scheduler.stopAndHeal();
+    long healedAt = System.nanoTime();
     faults.note("faults healed");
     writers.shutdown();
     boolean writersDone = writers.awaitTermination(options.settleSeconds() + 120L, TimeUnit.SECONDS);
@@ -166,6 +173,12 @@ public final class ChaosHarness {
       writers.shutdownNow();
     }
     faults.note("writers done");
+    if (proxy != null) {
+      // A request the proxy stalled is forwarded when its stall ends, after the client gave up: let any such late
+      // write land before the histories are read, so a write that lands after its commit was answered is seen.
+      long lateWritesLandBy = healedAt + TimeUnit.MILLISECONDS.toNanos(S3_MAX_STALL_MILLIS + 1_000);
+      Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(lateWritesLandBy - System.nanoTime())));
+    }
 
     log("reading every version of every table");
     List<TableHistory> histories = tables.stream().map(TableHistory::read).toList();
@@ -191,6 +204,13 @@ public final class ChaosHarness {
         ledger.unknownAnswers(), ledger.count(Ledger.Status.UNRESOLVED) + ledger.count(Ledger.Status.PENDING),
         ledger.throttledAnswers(), ledger.unknownByAnswer(), ledger.rejectedByAnswer(), ledger.planFailures(),
         ledger.skippedPlans(), ledger.meanTimes(), faults.counts(), faults.timeline(), List.copyOf(checks), workDir.toString());
+  }
+
+  /** Loads lance-core's native library by writing one uncommitted fragment to a scratch table. */
+  private void warmUpLance() {
+    try (LanceTables scratch = LanceTables.local(workDir.resolve("warm-up.lance"))) {
+      scratch.writeRows(0, 1);
+    }
   }
 
   private String faultSummary(CoordinatorProcess coordinator) {

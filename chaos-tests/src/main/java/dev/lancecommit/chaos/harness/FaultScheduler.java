@@ -17,6 +17,8 @@ import org.slf4j.LoggerFactory;
  */
 final class FaultScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(FaultScheduler.class);
+  /** Longest time the S3 proxy holds a stalled request before forwarding it anyway. */
+  static final long MAX_STALL_MILLIS = 9_000;
 
   private final ChaosOptions options;
   private final CoordinatorProcess coordinator;
@@ -105,7 +107,7 @@ final class FaultScheduler {
           0.10 + 0.30 * random.nextDouble(),
           50 + random.nextInt(750),
           0.05 * random.nextDouble(),
-          6_000 + random.nextInt(3_000),
+          6_000 + random.nextInt((int) MAX_STALL_MILLIS - 6_000),
           0.20 + 0.50 * random.nextDouble());
       long length = 3_000 + random.nextInt(6_000);
       proxy.setFaults(faults);

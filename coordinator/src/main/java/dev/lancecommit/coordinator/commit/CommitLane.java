@@ -12,6 +12,9 @@ import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.TransactionFiles;
+import dev.lancecommit.format.deletion.DeletionVectors;
+import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.format.pb.DeletionFile;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.CommitContext;
 import dev.lancecommit.rules.InvalidTransactionException;
@@ -23,6 +26,9 @@ import dev.lancecommit.rules.conflict.CommittedTransaction;
 import dev.lancecommit.rules.conflict.ConflictOutcome;
 import dev.lancecommit.rules.conflict.ConflictResolver;
 import dev.lancecommit.rules.conflict.RebaseInputs;
+import dev.lancecommit.rules.rebase.DeletionRebase;
+import dev.lancecommit.rules.rebase.RebasePlan;
+import org.roaringbitmap.RoaringBitmap;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -133,11 +139,15 @@ final class CommitLane {
           return;
         }
         case RETRYABLE, INCOMPATIBLE -> throw outcome.toException();
-        case REBASE -> throw new dev.lancecommit.rules.conflict.CommitConflictException(
-            true, outcome.theirVersion(), outcome.theirOperation().lanceName(), "rebase-unavailable",
-            outcome.reason() + "; this coordinator does not rebase it server-side yet: rebuild the transaction on "
-                + "version " + current.latestVersion() + " and retry");
-        case COMPATIBLE -> { }
+        case REBASE, COMPATIBLE -> { }
+      }
+      // Delete and Update always move to the latest version; over a concurrent Delete/Update of the same fragments
+      // their deletion vectors are merged here, as Lance's own commit loop would do on the writer's side.
+      Transaction toApply = txn;
+      if (kind == OperationKind.DELETE || kind == OperationKind.UPDATE) {
+        RebasePlan plan = DeletionRebase.rebase(txn, outcome, inputs, current.latest(), this::currentDeletions);
+        plan.filesToWrite().forEach((path, bytes) -> storage.location().store().put(storage.location().key(path), bytes));
+        toApply = plan.transaction();
       }
 
       long version = current.latestVersion() + 1;
@@ -145,7 +155,7 @@ final class CommitLane {
       CommitContext ctx = new CommitContext(version, clock.instant(), TransactionFiles.fileName(txn),
           settings.writerVersion(), false, settings.defaultStorageVersion());
       // The principal is recorded in the table's own history, so an event rebuilt from storage still names it.
-      Transaction recorded = txn.toBuilder()
+      Transaction recorded = toApply.toBuilder()
           .putTransactionProperties(VersionEvents.ACTOR_PROPERTY, actorOf(pending.request()))
           .build();
       TableState next = buildNext(current, recorded, kind, ctx);
@@ -206,6 +216,20 @@ final class CommitLane {
     ManifestFile atRead = storage.readManifest(readVersion, current.scheme()).orElseThrow(() ->
         new StoreException("Version " + readVersion + " (the transaction's read version) is missing"));
     return inputs.toBuilder().initialFragments(atRead.manifest().getFragmentsList()).build();
+  }
+
+  /** The deletion vector a fragment of the latest version carries now (read only for fragments that have one). */
+  private RoaringBitmap currentDeletions(DataFragment fragment) {
+    DeletionFile file = fragment.getDeletionFile();
+    if (file.hasBaseId()) {
+      throw new dev.lancecommit.rules.conflict.CommitConflictException(true, state == null ? 0 : state.latestVersion(),
+          "unknown", "rebase-base-path", "Fragment " + fragment.getId() + " keeps its deletion file under base path "
+              + file.getBaseId() + ", which the coordinator does not rebase over; rebuild the transaction and retry");
+    }
+    String path = DeletionVectors.relativePath(fragment.getId(), file);
+    byte[] bytes = storage.location().store().get(storage.location().key(path)).orElseThrow(() ->
+        new StoreException("Deletion file " + path + " of fragment " + fragment.getId() + " is missing"));
+    return DeletionVectors.read(fragment, bytes);
   }
 
   private static String actorOf(CommitRequest request) {

@@ -1,0 +1,147 @@
+package dev.lancecommit.chaos.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancecommit.coordinator.storage.ObjectStores;
+import dev.lancecommit.format.pb.Transaction;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lance.Dataset;
+
+/**
+ * The after-run table checks on a real Lance table (three versions written by stock Lance: create, append, delete)
+ * against a ledger that tells the truth, and against ledgers that each tell one lie the checks exist to catch.
+ */
+class HistoryVerifierTest {
+  @TempDir
+  Path dir;
+
+  private ObjectStores stores;
+  private ChaosTable table;
+  private TableHistory history;
+
+  @BeforeAll
+  static void quiet() {
+    ChaosHarness.quietLogging();
+  }
+
+  @BeforeEach
+  void writeTable() {
+    stores = ObjectStores.localOnly();
+    table = new ChaosTable(List.of("ns", "t"), dir.resolve("t.lance").toString(), Map.of(), stores, 10);
+    table.lance().createWithLance(0, 5);
+    table.lance().appendWithLance(5, 5);
+    try (Dataset ds = table.lance().open()) {
+      ds.delete("id = 3");
+    }
+    history = TableHistory.read(table);
+  }
+
+  @AfterEach
+  void close() {
+    table.close();
+    stores.close();
+  }
+
+  @Test
+  void truthfulLedgerPassesEveryCheck() {
+    List<CheckResult> results = verify(ledger -> { });
+
+    assertThat(history.versions()).containsExactly(1L, 2L, 3L);
+    assertThat(results).hasSize(6).allSatisfy(r -> assertThat(r.passed()).as(r.name() + ": " + r.detail()).isTrue());
+  }
+
+  @Test
+  void acknowledgedAtAnotherVersionFails() {
+    Ledger ledger = truthfulLedger(null);
+    PlannedCommit append = ledger.entry(history.uuidAt(2)).commit();
+    ledger.acknowledged(append, 3);
+
+    assertThat(failed(new HistoryVerifier(List.of(history), ledger).verify()))
+        .containsExactly("every acknowledged commit present exactly once");
+  }
+
+  @Test
+  void definiteFailureThatLandedFails() {
+    List<CheckResult> results = verify(ledger -> {
+      PlannedCommit delete = ledger.entry(history.uuidAt(3)).commit();
+      ledger.failed(delete, new CommitOutcome(CommitOutcome.Kind.RETRYABLE_CONFLICT, -1, 409, 14, "conflict"));
+    });
+
+    assertThat(failed(results)).contains("no commit reported failed landed");
+  }
+
+  @Test
+  void rowsDifferingFromTheModelFail() {
+    List<CheckResult> results = verifyWithEffects(Map.of(3L, new RowEffect(Map.of(), Set.of(4L))));
+
+    assertThat(failed(results)).containsExactly("rows equal the model at every version");
+    assertThat(results.stream().filter(r -> !r.passed()).findFirst().orElseThrow().detail())
+        .contains("v3").contains("missing [3]").contains("extra [4]");
+  }
+
+  @Test
+  void versionNoWriterSentFails() {
+    table.lance().appendWithLance(10, 1);
+    history = TableHistory.read(table);
+
+    List<CheckResult> results = new HistoryVerifier(List.of(history), truthfulLedger(null, 3)).verify();
+
+    assertThat(failed(results)).contains("every version is a transaction a writer sent");
+  }
+
+  private List<CheckResult> verify(Consumer<Ledger> lie) {
+    Ledger ledger = truthfulLedger(null);
+    lie.accept(ledger);
+    return new HistoryVerifier(List.of(history), ledger).verify();
+  }
+
+  private List<CheckResult> verifyWithEffects(Map<Long, RowEffect> effects) {
+    return new HistoryVerifier(List.of(history), truthfulLedger(effects)).verify();
+  }
+
+  private Ledger truthfulLedger(Map<Long, RowEffect> effectOverrides) {
+    return truthfulLedger(effectOverrides, 3);
+  }
+
+  /** Acknowledges versions 1..upTo with the row effects stock Lance applied (or the overrides given). */
+  private Ledger truthfulLedger(Map<Long, RowEffect> effectOverrides, long upTo) {
+    Map<Long, RowEffect> effects = new HashMap<>();
+    effects.put(1L, new RowEffect(rows(0, 5), Set.of()));
+    effects.put(2L, new RowEffect(rows(5, 10), Set.of()));
+    effects.put(3L, new RowEffect(Map.of(), Set.of(3L)));
+    if (effectOverrides != null) {
+      effects.putAll(effectOverrides);
+    }
+    OperationType[] types = {OperationType.CREATE, OperationType.APPEND, OperationType.DELETE};
+    Ledger ledger = new Ledger();
+    for (long v = 1; v <= upTo; v++) {
+      Transaction txn = Transaction.newBuilder().setUuid(history.uuidAt(v)).setReadVersion(v - 1).build();
+      PlannedCommit commit = new PlannedCommit(table, types[(int) v - 1], txn, effects.get(v));
+      ledger.sent(commit);
+      ledger.acknowledged(commit, v);
+    }
+    return ledger;
+  }
+
+  private static Map<Long, String> rows(long from, long to) {
+    Map<Long, String> rows = new HashMap<>();
+    for (long id = from; id < to; id++) {
+      rows.put(id, "v" + id);
+    }
+    return rows;
+  }
+
+  private static List<String> failed(List<CheckResult> results) {
+    return results.stream().filter(r -> !r.passed()).map(CheckResult::name).toList();
+  }
+}
