@@ -18,6 +18,7 @@ import dev.lancecommit.events.KafkaCommitEventPublisher;
 import dev.lancecommit.events.KafkaTopics;
 import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
 import dev.lancecommit.format.ManifestNaming;
+import dev.lancecommit.format.deletion.DeletionVectors;
 import dev.lancecommit.format.WriterVersions;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
@@ -59,6 +60,7 @@ public final class Coordinator implements AutoCloseable {
     Deque<AutoCloseable> resources = new ArrayDeque<>();
     try {
       AuthConfig auth = config.authConfig(); // a bad auth configuration fails before anything starts
+      DeletionVectors.checkArrowAvailable(); // server-side rebase reads and writes Arrow deletion files
       ObjectStores stores = new ObjectStores(config.s3Config());
       resources.push(stores);
       String warehouseUri = normalizeWarehouse(config.get(CoordinatorConfig.WAREHOUSE));

@@ -1,0 +1,54 @@
+package dev.lancecommit.chaos.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class ChaosOptionsTest {
+
+  @Test
+  void parsesEveryOption() {
+    ChaosOptions options = ChaosOptions.parse(new String[] {
+        "--writers", "3", "--tables", "4", "--seconds", "600", "--seed", "-7", "--faults", "kill,kafka",
+        "--store", "s3", "--settle-seconds", "30", "--event-wait-seconds", "40", "--coordinator-jar", "c.jar",
+        "--work-dir", "/tmp/w", "--keep"});
+
+    assertThat(options.writers()).isEqualTo(3);
+    assertThat(options.tables()).isEqualTo(4);
+    assertThat(options.seconds()).isEqualTo(600);
+    assertThat(options.seed()).isEqualTo(-7);
+    assertThat(options.faults()).containsExactlyInAnyOrder(FaultKind.KILL, FaultKind.KAFKA);
+    assertThat(options.store()).isEqualTo(ChaosOptions.Store.S3);
+    assertThat(options.settleSeconds()).isEqualTo(30);
+    assertThat(options.eventWaitSeconds()).isEqualTo(40);
+    assertThat(options.coordinatorJar()).isEqualTo(Path.of("c.jar"));
+    assertThat(options.workDir()).isEqualTo(Path.of("/tmp/w"));
+    assertThat(options.keepWorkDir()).isTrue();
+    assertThat(options.commandLine()).isEqualTo(
+        "--writers 3 --tables 4 --seconds 600 --seed -7 --faults kill,kafka --store s3");
+  }
+
+  @Test
+  void defaultsToEveryFaultOnS3AndToTheFaultsALocalStoreAllows() {
+    assertThat(ChaosOptions.parse(new String[0]).faults()).containsExactlyInAnyOrder(FaultKind.values());
+    assertThat(ChaosOptions.parse(new String[] {"--store", "local"}).faults())
+        .containsExactlyInAnyOrder(FaultKind.KILL, FaultKind.KAFKA);
+    assertThat(ChaosOptions.parse(new String[] {"--faults", "none"}).faults()).isEmpty();
+  }
+
+  @Test
+  void refusesBadOptionsNamingThem() {
+    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--faults", "kill,disk"}))
+        .hasMessageContaining("disk");
+    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--store", "local", "--faults", "s3"}))
+        .hasMessageContaining("--store s3");
+    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--writers", "0"}))
+        .hasMessageContaining("--writers");
+    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--seconds"}))
+        .hasMessageContaining("needs a value");
+    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--color", "red"}))
+        .hasMessageContaining("--color");
+  }
+}
