@@ -133,8 +133,20 @@ public final class E2eServices implements ParameterResolver, AutoCloseable {
       s3.close();
       s3 = null;
     }
+    deleteRecursively(workDir);
     if (!failures.isEmpty()) {
       throw failures.get(0);
+    }
+  }
+
+  private static void deleteRecursively(Path root) {
+    if (root == null || !Files.exists(root)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // best effort: a temp dir
     }
   }
 }

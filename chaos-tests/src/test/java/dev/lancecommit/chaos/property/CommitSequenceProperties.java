@@ -50,7 +50,7 @@ class CommitSequenceProperties {
     }
   }
 
-  @Property(tries = 60, shrinking = ShrinkingMode.BOUNDED)
+  @Property(tries = 10, shrinking = ShrinkingMode.BOUNDED)
   void everyAcknowledgedStepIsWhatLanceReadsBack(@ForAll("scenarios") List<Step> steps) {
     try (ScenarioRun run = ScenarioRun.start(coordinator, work.resolve("scratch"))) {
       for (Step step : steps) {

@@ -1,9 +1,12 @@
 package dev.lancecommit.coordinator.http;
 
 import dev.lancecommit.coordinator.auth.AccessControl;
+import dev.lancecommit.coordinator.credentials.CredentialVendor;
+import dev.lancecommit.coordinator.storage.StorageLocation;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 
 /**
  * Settings of the REST server.
@@ -11,7 +14,11 @@ import java.util.concurrent.Executor;
  * <p>{@code maxBodyBytes}: larger request bodies get 413 (default 64 MiB; a Lance transaction listing many
  * fragments stays far below). {@code blockingExecutor}: where catalog and storage calls run; when absent they run
  * through {@code Vertx.executeBlocking} on Vert.x's worker pool. {@code accessControl}: authentication and grants;
- * {@link AccessControl#disabled()} (the default) serves everyone as {@code anonymous}.
+ * {@link AccessControl#disabled()} (the default) serves everyone as {@code anonymous}. {@code credentialVendor}: hands
+ * out storage credentials in DescribeTable/DeclareTable {@code storage_options}; absent (the default) vends nothing.
+ * {@code tableStorage}: resolves a table location to its store, for CreateTableVersion to read and remove the
+ * manifest a client staged; absent, CreateTableVersion answers 501. {@code managedVersioningByDefault}: whether
+ * tables without a {@value ManagedVersioning#PROPERTY} property are reported as namespace-managed (default false).
  */
 public final class RestServerOptions {
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
@@ -19,11 +26,17 @@ public final class RestServerOptions {
   private final long maxBodyBytes;
   private final Executor blockingExecutor;
   private final AccessControl accessControl;
+  private final CredentialVendor credentialVendor;
+  private final Function<String, StorageLocation> tableStorage;
+  private final boolean managedVersioningByDefault;
 
   private RestServerOptions(Builder builder) {
     this.maxBodyBytes = builder.maxBodyBytes;
     this.blockingExecutor = builder.blockingExecutor;
     this.accessControl = builder.accessControl;
+    this.credentialVendor = builder.credentialVendor;
+    this.tableStorage = builder.tableStorage;
+    this.managedVersioningByDefault = builder.managedVersioningByDefault;
   }
 
   public static RestServerOptions defaults() {
@@ -46,10 +59,25 @@ public final class RestServerOptions {
     return accessControl;
   }
 
+  public Optional<CredentialVendor> credentialVendor() {
+    return Optional.ofNullable(credentialVendor);
+  }
+
+  public Optional<Function<String, StorageLocation>> tableStorage() {
+    return Optional.ofNullable(tableStorage);
+  }
+
+  public boolean managedVersioningByDefault() {
+    return managedVersioningByDefault;
+  }
+
   public static final class Builder {
     private long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
     private Executor blockingExecutor;
     private AccessControl accessControl = AccessControl.disabled();
+    private CredentialVendor credentialVendor;
+    private Function<String, StorageLocation> tableStorage;
+    private boolean managedVersioningByDefault;
 
     private Builder() {}
 
@@ -68,6 +96,23 @@ public final class RestServerOptions {
 
     public Builder accessControl(AccessControl accessControl) {
       this.accessControl = Objects.requireNonNull(accessControl, "accessControl");
+      return this;
+    }
+
+    /** The vendor of DescribeTable/DeclareTable credentials; null vends none. The caller closes it. */
+    public Builder credentialVendor(CredentialVendor credentialVendor) {
+      this.credentialVendor = credentialVendor;
+      return this;
+    }
+
+    /** Resolves a table location to its store and key, e.g. {@code ObjectStores::resolve}; null disables it. */
+    public Builder tableStorage(Function<String, StorageLocation> tableStorage) {
+      this.tableStorage = tableStorage;
+      return this;
+    }
+
+    public Builder managedVersioningByDefault(boolean managedVersioningByDefault) {
+      this.managedVersioningByDefault = managedVersioningByDefault;
       return this;
     }
 
