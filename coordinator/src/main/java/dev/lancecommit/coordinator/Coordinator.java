@@ -4,6 +4,8 @@ import dev.lancecommit.coordinator.auth.AuthConfig;
 import dev.lancecommit.coordinator.commit.CommitSettings;
 import dev.lancecommit.coordinator.commit.DisabledEventPublisher;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
+import dev.lancecommit.coordinator.credentials.CredentialVendor;
+import dev.lancecommit.coordinator.credentials.CredentialsConfig;
 import dev.lancecommit.coordinator.http.RestServer;
 import dev.lancecommit.coordinator.http.RestServerOptions;
 import dev.lancecommit.coordinator.namespace.Catalog;
@@ -60,6 +62,10 @@ public final class Coordinator implements AutoCloseable {
     Deque<AutoCloseable> resources = new ArrayDeque<>();
     try {
       AuthConfig auth = config.authConfig(); // a bad auth configuration fails before anything starts
+      CredentialVendor vendor = CredentialsConfig.from(config).createVendor().orElse(null); // so does credentials.*
+      if (vendor != null) {
+        resources.push(vendor);
+      }
       DeletionVectors.checkArrowAvailable(); // server-side rebase reads and writes Arrow deletion files
       ObjectStores stores = new ObjectStores(config.s3Config());
       resources.push(stores);
@@ -114,6 +120,8 @@ public final class Coordinator implements AutoCloseable {
           .maxBodyBytes(config.getLong(CoordinatorConfig.HTTP_MAX_BODY_BYTES))
           .blockingExecutor(workers)
           .accessControl(auth.accessControl())
+          .credentialVendor(vendor)
+          .tableStorage(stores::resolve)
           .build());
       LOG.info("Authentication {}", auth.enabled() ? "enabled for principals " + auth.principals()
           : "disabled (every request acts as 'anonymous')");

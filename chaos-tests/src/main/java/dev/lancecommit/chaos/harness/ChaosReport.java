@@ -33,6 +33,8 @@ public record ChaosReport(
     List<CheckResult> checks,
     String workDir) {
 
+  private static final int TIMELINE_ENDS = 15;
+
   public boolean passed() {
     return checks.stream().allMatch(CheckResult::passed);
   }
@@ -91,7 +93,13 @@ public record ChaosReport(
     faults.forEach((k, v) -> out.println("  " + k + ": " + v));
     if (!timeline.isEmpty()) {
       out.println("fault timeline:");
-      timeline.forEach(line -> out.println("  " + line));
+      if (timeline.size() <= 2 * TIMELINE_ENDS) {
+        timeline.forEach(line -> out.println("  " + line));
+      } else {
+        timeline.subList(0, TIMELINE_ENDS).forEach(line -> out.println("  " + line));
+        out.println("  ... " + (timeline.size() - 2 * TIMELINE_ENDS) + " more ...");
+        timeline.subList(timeline.size() - TIMELINE_ENDS, timeline.size()).forEach(line -> out.println("  " + line));
+      }
     }
     out.println("checks:");
     for (CheckResult check : checks) {

@@ -41,6 +41,7 @@ final class HistoryVerifier {
     results.add(failedNeverLanded(landed));
     results.add(onlySentTransactions());
     results.addAll(rowsAndReadability());
+    results.add(indexedLookups());
     return results;
   }
 
@@ -199,6 +200,78 @@ final class HistoryVerifier {
             + (finalProblems.isEmpty() ? ", equal to the acknowledged appends/deletes/updates" : "")
             + examples(mismatches) + examples(finalProblems)));
     return out;
+  }
+
+  /**
+   * At each table's latest version, stock Lance answers {@code id = X} lookups with its scalar index allowed: one row
+   * for sampled live ids, none for sampled deleted ids. Exercises the index metadata the coordinator committed.
+   */
+  private CheckResult indexedLookups() {
+    List<String> problems = new ArrayList<>();
+    List<String> parts = new ArrayList<>();
+    for (TableHistory h : histories) {
+      ChaosTable table = h.table();
+      Map<Long, String> model = acknowledgedModel(table);
+      List<Long> live = new ArrayList<>(new TreeSet<>(model.keySet()));
+      List<Long> gone = new ArrayList<>();
+      ledger.entriesOf(table).stream()
+          .filter(e -> e.status() == Ledger.Status.ACKNOWLEDGED)
+          .flatMap(e -> e.commit().effect().deletes().stream())
+          .filter(id -> !model.containsKey(id))
+          .distinct()
+          .sorted()
+          .forEach(gone::add);
+      try (Dataset ds = table.lance().open()) {
+        long indices = ds.getIndexes().stream().filter(i -> i.name().equals(TransactionPlanner.INDEX_NAME)).count();
+        int lookups = 0;
+        for (long id : sample(live, 20)) {
+          lookups++;
+          long found = count(ds, id);
+          if (found != 1) {
+            problems.add(table.key() + " v" + ds.version() + ": id " + id + " found " + found + " times");
+          }
+        }
+        for (long id : sample(gone, 5)) {
+          lookups++;
+          long found = count(ds, id);
+          if (found != 0) {
+            problems.add(table.key() + " v" + ds.version() + ": deleted id " + id + " found " + found + " times");
+          }
+        }
+        parts.add(table.key() + " " + lookups + " lookups, " + indices + " " + TransactionPlanner.INDEX_NAME
+            + " segment(s)");
+      } catch (Exception e) {
+        problems.add(table.key() + ": " + e);
+      }
+    }
+    return CheckResult.of("indexed lookups at the latest version agree with the model", problems.isEmpty(),
+        String.join("; ", parts) + examples(problems));
+  }
+
+  private static List<Long> sample(List<Long> ids, int count) {
+    if (ids.size() <= count) {
+      return ids;
+    }
+    List<Long> out = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      out.add(ids.get((int) ((long) i * ids.size() / count)));
+    }
+    return out;
+  }
+
+  private static long count(Dataset ds, long id) throws Exception {
+    long rows = 0;
+    ScanOptions options = new ScanOptions.Builder()
+        .columns(List.of("id"))
+        .filter("id = " + id)
+        .useScalarIndex(true)
+        .build();
+    try (LanceScanner scanner = ds.newScan(options); ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        rows += reader.getVectorSchemaRoot().getRowCount();
+      }
+    }
+    return rows;
   }
 
   /** The rows the acknowledged transactions make, applied in acknowledged-version order. */

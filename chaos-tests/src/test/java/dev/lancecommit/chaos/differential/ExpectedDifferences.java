@@ -38,7 +38,7 @@ public final class ExpectedDifferences {
   }
 
   /**
-   * One expected difference: the outcome classes both sides must show ({@link PairResult#classOf}) and, where both
+   * One expected difference: the outcome classes both sides must show ({@link SideResult#outcomeClass}) and, where both
    * commit, exactly which components of the read-back tables differ.
    */
   public record Entry(LanceOperation first, LanceOperation second, String lanceClass, String coordinatorClass,

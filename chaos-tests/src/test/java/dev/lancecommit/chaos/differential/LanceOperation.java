@@ -23,6 +23,7 @@ import org.lance.fragment.FragmentUpdateResult;
 import org.lance.index.IndexParams;
 import org.lance.index.IndexType;
 import org.lance.index.scalar.ScalarIndexParams;
+import org.lance.memwal.InitializeMemWalParams;
 import org.lance.merge.MergeInsertParams;
 import org.lance.operation.Append;
 import org.lance.operation.DataReplacement;
@@ -43,8 +44,9 @@ import org.lance.schema.SqlExpressions;
  * {@code org.lance.operation} committed with {@code CommitBuilder}. {@link #perform} runs it on a scratch copy of the
  * {@link BaseTable} at {@link BaseTable#READ_VERSION}; the transaction Lance records there is the operation.
  *
- * <p>Not producible through lance-core 7.0.0's Java API, so not covered: UpdateBases, Clone (only as a new table via
- * {@code shallowClone}), UpdateMemWalState, DataOverlay, UserOperation.
+ * <p>Not producible through lance-core 7.0.0's Java API, so not covered: UpdateBases (only initial bases of a new
+ * table), Clone (only as a new table via {@code shallowClone}), UpdateMemWalState (MemWAL setup is a CreateIndex, see
+ * {@link #MEM_WAL_INDEX}), DataOverlay, UserOperation.
  */
 public enum LanceOperation {
   APPEND("App", "Append: a new fragment of 5 rows") {
@@ -102,6 +104,14 @@ public enum LanceOperation {
       try (Dataset ds = t.open(READ_VERSION)) {
         ds.createIndex(List.of("id"), IndexType.BTREE, Optional.of("id_idx"),
             IndexParams.builder().setScalarIndexParams(ScalarIndexParams.create("btree")).build(), true);
+      }
+    }
+  },
+  MEM_WAL_INDEX("MWal", "CreateIndex: the MemWAL system index (__lance_mem_wal) via Dataset.initializeMemWal") {
+    @Override
+    void perform(LanceTables t, Slot slot) {
+      try (Dataset ds = t.open(READ_VERSION)) {
+        ds.initializeMemWal(new InitializeMemWalParams().withUnsharded());
       }
     }
   },

@@ -1,52 +1,42 @@
 package dev.lancecommit.chaos.differential;
 
-import static dev.lancecommit.chaos.differential.BaseTable.READ_VERSION;
-
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
-/** What Lance and the coordinator did with one pair (or one operation alone). */
-public record PairResult(LanceOperation first, Optional<LanceOperation> second,
-    Outcome lanceFirst, Optional<Outcome> lanceSecond,
-    Outcome coordinatorFirst, Optional<Outcome> coordinatorSecond,
-    Optional<TableSnapshot> lanceSnapshot, Optional<TableSnapshot> coordinatorSnapshot,
-    long coordinatorLatestVersion, Optional<Outcome.Kind> specVerdict, Optional<String> specRule) {
-
-  /** The compared class of one side: the second's outcome, or the first's prefixed with "first " when it failed. */
-  public static String classOf(Outcome first, Optional<Outcome> second) {
-    if (!first.committed()) {
-      return "first " + first.kind();
-    }
-    return second.map(o -> o.kind().name()).orElse(first.kind().name());
-  }
+/**
+ * What stock Lance and the coordinator did with one pair (or one operation alone), and what SPEC.md says the
+ * coordinator should answer to the second.
+ */
+public record PairResult(LanceOperation first, Optional<LanceOperation> second, SideResult lance,
+    SideResult coordinator, Optional<Outcome.Kind> specVerdict, Optional<String> specRule) {
 
   public String lanceClass() {
-    return classOf(lanceFirst, lanceSecond);
+    return lance.outcomeClass();
   }
 
   public String coordinatorClass() {
-    return classOf(coordinatorFirst, coordinatorSecond);
+    return coordinator.outcomeClass();
   }
 
   public boolean classesAgree() {
     return lanceClass().equals(coordinatorClass());
   }
 
-  /** Differences of the tables Lance reads back, when both sides committed everything. */
+  /** Differences of the tables Lance reads back, one line per component, when both sides committed everything. */
   public List<String> contentDifferences() {
-    if (lanceSnapshot.isEmpty() || coordinatorSnapshot.isEmpty()) {
+    if (lance.snapshot().isEmpty() || coordinator.snapshot().isEmpty()) {
       return List.of();
     }
-    return lanceSnapshot.get().differences(coordinatorSnapshot.get());
+    return lance.snapshot().get().differences(coordinator.snapshot().get());
   }
 
-  /** The components of the read-back tables that differ, when both sides committed everything. */
-  public java.util.Set<String> differingComponents() {
-    if (lanceSnapshot.isEmpty() || coordinatorSnapshot.isEmpty()) {
-      return java.util.Set.of();
+  /** The names of the differing components of the read-back tables. */
+  public Set<String> differingComponents() {
+    if (lance.snapshot().isEmpty() || coordinator.snapshot().isEmpty()) {
+      return Set.of();
     }
-    return lanceSnapshot.get().differingComponents(coordinatorSnapshot.get());
+    return lance.snapshot().get().differingComponents(coordinator.snapshot().get());
   }
 
   /**
@@ -54,35 +44,27 @@ public record PairResult(LanceOperation first, Optional<LanceOperation> second,
    * specification gives, and it may answer a conflict only where the specification does. Empty when consistent.
    */
   public Optional<String> specInconsistency() {
-    if (!coordinatorFirst.committed() || coordinatorSecond.isEmpty() || specVerdict.isEmpty()) {
+    if (!coordinator.first().committed() || coordinator.second().isEmpty() || specVerdict.isEmpty()) {
       return Optional.empty();
     }
-    Outcome.Kind answered = coordinatorSecond.get().kind();
+    Outcome answered = coordinator.second().get();
     Outcome.Kind spec = specVerdict.get();
-    boolean answeredConflict = answered == Outcome.Kind.RETRYABLE || answered == Outcome.Kind.INCOMPATIBLE;
+    boolean answeredConflict = answered.kind() == Outcome.Kind.RETRYABLE || answered.kind() == Outcome.Kind.INCOMPATIBLE;
     boolean specConflict = spec == Outcome.Kind.RETRYABLE || spec == Outcome.Kind.INCOMPATIBLE;
-    if ((answeredConflict || specConflict) && answered != spec) {
+    if ((answeredConflict || specConflict) && answered.kind() != spec) {
       return Optional.of("SPEC.md gives " + spec + " (rule " + specRule.orElse("?") + ") but the coordinator answered "
-          + coordinatorSecond.get());
+          + answered);
     }
     return Optional.empty();
   }
 
   /** The coordinator must leave the table exactly at the last version it acknowledged, whatever it refused. */
-  public List<String> coordinatorSideEffects() {
-    long acknowledged = READ_VERSION;
-    if (coordinatorFirst.committed()) {
-      acknowledged++;
-      if (coordinatorSecond.map(Outcome::committed).orElse(false)) {
-        acknowledged++;
-      }
+  public Optional<String> coordinatorSideEffect() {
+    if (coordinator.latestVersion() == coordinator.acknowledgedVersion()) {
+      return Optional.empty();
     }
-    List<String> out = new ArrayList<>();
-    if (coordinatorLatestVersion != acknowledged) {
-      out.add("coordinator acknowledged up to version " + acknowledged + " but the table is at version "
-          + coordinatorLatestVersion);
-    }
-    return out;
+    return Optional.of("the coordinator acknowledged up to version " + coordinator.acknowledgedVersion()
+        + " but the table is at version " + coordinator.latestVersion());
   }
 
   public String pairName() {
@@ -90,8 +72,7 @@ public record PairResult(LanceOperation first, Optional<LanceOperation> second,
   }
 
   public String describe() {
-    return pairName() + ": Lance " + lanceFirst + lanceSecond.map(o -> " / " + o).orElse("")
-        + "; coordinator " + coordinatorFirst + coordinatorSecond.map(o -> " / " + o).orElse("")
+    return pairName() + ": Lance " + lance + "; coordinator " + coordinator
         + specVerdict.map(v -> "; SPEC.md " + v + " (rule " + specRule.orElse("?") + ")").orElse("");
   }
 }

@@ -5,6 +5,7 @@ import static dev.lancecommit.chaos.differential.BaseTable.READ_VERSION;
 import dev.lancecommit.testing.lance.LanceTables;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import org.lance.CommitBuilder;
 import org.lance.Dataset;
@@ -29,43 +30,46 @@ public final class PairRunner {
   public PairResult run(LanceOperation first, Optional<LanceOperation> second) {
     StagedOperation one = stage.get(first, Slot.FIRST);
     Optional<StagedOperation> two = second.map(op -> stage.get(op, Slot.SECOND));
-    String name = first.name() + "-" + second.map(Enum::name).orElse("ALONE");
-
-    Path lancePath = lanceDir.resolve(name + ".lance");
-    TableFiles.copyTree(stage.pool(), lancePath);
-    Outcome lanceFirst;
-    Optional<Outcome> lanceSecond = Optional.empty();
-    Optional<TableSnapshot> lanceSnapshot = Optional.empty();
-    try (LanceTables lance = LanceTables.local(lancePath)) {
-      lanceFirst = commitWithLance(lance, one);
-      if (lanceFirst.committed() && two.isPresent()) {
-        lanceSecond = Optional.of(commitWithLance(lance, two.get()));
-      }
-      if (lanceFirst.committed() && lanceSecond.map(Outcome::committed).orElse(true)) {
-        lanceSnapshot = Optional.of(TableSnapshot.read(lance));
-      }
-    }
-
-    Path coordinatorPath = coordinator.newTableDir(name.toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
-    TableFiles.copyTree(stage.pool(), coordinatorPath);
-    List<String> id = coordinator.register(coordinatorPath);
-    Outcome coordinatorFirst = Outcome.ofCoordinator(coordinator.commit(id, one.transactionBytes()));
-    Optional<Outcome> coordinatorSecond = Optional.empty();
-    if (coordinatorFirst.committed() && two.isPresent()) {
-      coordinatorSecond = Optional.of(Outcome.ofCoordinator(coordinator.commit(id, two.get().transactionBytes())));
-    }
-    Optional<TableSnapshot> coordinatorSnapshot = Optional.empty();
-    long coordinatorLatest;
-    try (LanceTables written = LanceTables.local(coordinatorPath)) {
-      coordinatorLatest = written.latestVersion();
-      if (coordinatorFirst.committed() && coordinatorSecond.map(Outcome::committed).orElse(true)) {
-        coordinatorSnapshot = Optional.of(TableSnapshot.read(written));
-      }
-    }
+    String name = (first.name() + "-" + second.map(Enum::name).orElse("alone")).toLowerCase(Locale.ROOT)
+        .replace('_', '-');
+    SideResult lance = withLance(name, one, two);
+    SideResult coordinated = withCoordinator(name, one, two);
     Optional<Outcome.Kind> specVerdict = two.map(t -> SpecOracle.verdict(one.parsed(), t.parsed()));
     Optional<String> specRule = two.map(t -> SpecOracle.rule(one.parsed(), t.parsed()));
-    return new PairResult(first, second, lanceFirst, lanceSecond, coordinatorFirst, coordinatorSecond,
-        lanceSnapshot, coordinatorSnapshot, coordinatorLatest, specVerdict, specRule);
+    return new PairResult(first, second, lance, coordinated, specVerdict, specRule);
+  }
+
+  private SideResult withLance(String name, StagedOperation one, Optional<StagedOperation> two) {
+    Path path = lanceDir.resolve(name + ".lance");
+    TableFiles.copyTree(stage.pool(), path);
+    try (LanceTables table = LanceTables.local(path)) {
+      Outcome first = commitWithLance(table, one);
+      Optional<Outcome> second = first.committed() ? two.map(t -> commitWithLance(table, t)) : Optional.empty();
+      return readBack(table, first, second);
+    } finally {
+      TableFiles.deleteTree(path);
+    }
+  }
+
+  private SideResult withCoordinator(String name, StagedOperation one, Optional<StagedOperation> two) {
+    Path path = coordinator.newTableDir(name);
+    TableFiles.copyTree(stage.pool(), path);
+    try (LanceTables table = LanceTables.local(path)) {
+      List<String> id = coordinator.register(path);
+      Outcome first = Outcome.ofCoordinator(coordinator.commit(id, one.transactionBytes()));
+      Optional<Outcome> second = first.committed()
+          ? two.map(t -> Outcome.ofCoordinator(coordinator.commit(id, t.transactionBytes())))
+          : Optional.empty();
+      return readBack(table, first, second);
+    } finally {
+      TableFiles.deleteTree(path);
+    }
+  }
+
+  private static SideResult readBack(LanceTables table, Outcome first, Optional<Outcome> second) {
+    boolean allCommitted = first.committed() && second.map(Outcome::committed).orElse(true);
+    return new SideResult(first, second,
+        allCommitted ? Optional.of(TableSnapshot.read(table)) : Optional.empty(), table.latestVersion());
   }
 
   private static Outcome commitWithLance(LanceTables table, StagedOperation op) {

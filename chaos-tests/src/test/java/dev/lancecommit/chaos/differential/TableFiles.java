@@ -76,6 +76,20 @@ public final class TableFiles {
     }
   }
 
+  /** Deletes {@code dir} and everything below it, if it exists. */
+  public static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(file);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + dir, e);
+    }
+  }
+
   public static byte[] read(Path file) {
     try {
       return Files.readAllBytes(file);

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -16,6 +17,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.Dataset;
+import org.lance.index.IndexParams;
+import org.lance.index.IndexType;
+import org.lance.index.scalar.ScalarIndexParams;
 
 /**
  * The after-run table checks on a real Lance table (three versions written by stock Lance: create, append, delete)
@@ -43,6 +47,10 @@ class HistoryVerifierTest {
     try (Dataset ds = table.lance().open()) {
       ds.delete("id = 3");
     }
+    try (Dataset ds = table.lance().open()) {
+      ds.createIndex(List.of("id"), IndexType.BTREE, Optional.of(TransactionPlanner.INDEX_NAME),
+          IndexParams.builder().setScalarIndexParams(ScalarIndexParams.create("btree", "{}")).build(), true);
+    }
     history = TableHistory.read(table);
   }
 
@@ -55,9 +63,11 @@ class HistoryVerifierTest {
   @Test
   void truthfulLedgerPassesEveryCheck() {
     List<CheckResult> results = verify(ledger -> { });
+    CheckResult lookups = results.get(results.size() - 1);
 
-    assertThat(history.versions()).containsExactly(1L, 2L, 3L);
-    assertThat(results).hasSize(6).allSatisfy(r -> assertThat(r.passed()).as(r.name() + ": " + r.detail()).isTrue());
+    assertThat(history.versions()).containsExactly(1L, 2L, 3L, 4L);
+    assertThat(results).hasSize(7).allSatisfy(r -> assertThat(r.passed()).as(r.name() + ": " + r.detail()).isTrue());
+    assertThat(lookups.detail()).contains("10 lookups, 1 id_idx segment(s)");
   }
 
   @Test
@@ -84,7 +94,8 @@ class HistoryVerifierTest {
   void rowsDifferingFromTheModelFail() {
     List<CheckResult> results = verifyWithEffects(Map.of(3L, new RowEffect(Map.of(), Set.of(4L))));
 
-    assertThat(failed(results)).containsExactly("rows equal the model at every version");
+    assertThat(failed(results)).containsExactly("rows equal the model at every version",
+        "indexed lookups at the latest version agree with the model");
     assertThat(results.stream().filter(r -> !r.passed()).findFirst().orElseThrow().detail())
         .contains("v3").contains("missing [3]").contains("extra [4]");
   }
@@ -94,7 +105,7 @@ class HistoryVerifierTest {
     table.lance().appendWithLance(10, 1);
     history = TableHistory.read(table);
 
-    List<CheckResult> results = new HistoryVerifier(List.of(history), truthfulLedger(null, 3)).verify();
+    List<CheckResult> results = new HistoryVerifier(List.of(history), truthfulLedger(null, 4)).verify();
 
     assertThat(failed(results)).contains("every version is a transaction a writer sent");
   }
@@ -110,7 +121,7 @@ class HistoryVerifierTest {
   }
 
   private Ledger truthfulLedger(Map<Long, RowEffect> effectOverrides) {
-    return truthfulLedger(effectOverrides, 3);
+    return truthfulLedger(effectOverrides, 4);
   }
 
   /** Acknowledges versions 1..upTo with the row effects stock Lance applied (or the overrides given). */
@@ -119,10 +130,12 @@ class HistoryVerifierTest {
     effects.put(1L, new RowEffect(rows(0, 5), Set.of()));
     effects.put(2L, new RowEffect(rows(5, 10), Set.of()));
     effects.put(3L, new RowEffect(Map.of(), Set.of(3L)));
+    effects.put(4L, RowEffect.NONE);
     if (effectOverrides != null) {
       effects.putAll(effectOverrides);
     }
-    OperationType[] types = {OperationType.CREATE, OperationType.APPEND, OperationType.DELETE};
+    OperationType[] types = {
+        OperationType.CREATE, OperationType.APPEND, OperationType.DELETE, OperationType.CREATE_INDEX};
     Ledger ledger = new Ledger();
     for (long v = 1; v <= upTo; v++) {
       Transaction txn = Transaction.newBuilder().setUuid(history.uuidAt(v)).setReadVersion(v - 1).build();

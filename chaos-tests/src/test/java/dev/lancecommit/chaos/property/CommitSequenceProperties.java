@@ -1,12 +1,11 @@
 package dev.lancecommit.chaos.property;
 
 import dev.lancecommit.chaos.differential.RunningCoordinator;
+import dev.lancecommit.chaos.differential.TableFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -37,16 +36,12 @@ class CommitSequenceProperties {
   }
 
   @AfterContainer
-  static void stopCoordinator() throws IOException {
+  static void stopCoordinator() {
     if (coordinator != null) {
       coordinator.close();
     }
     if (work != null) {
-      try (Stream<Path> files = Files.walk(work)) {
-        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
-        }
-      }
+      TableFiles.deleteTree(work);
     }
   }
 

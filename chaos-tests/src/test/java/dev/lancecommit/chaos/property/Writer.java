@@ -188,6 +188,7 @@ final class Writer {
       bytes = TableFiles.read(scratch.resolve("_transactions").resolve(file));
     }
     TableFiles.copyNewFiles(localRoot, scratch, localRoot);
+    TableFiles.deleteTree(scratch);
     Transaction txn;
     try {
       txn = Transaction.parseFrom(bytes);

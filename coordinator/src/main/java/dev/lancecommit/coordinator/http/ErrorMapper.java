@@ -5,6 +5,8 @@ import dev.lancecommit.coordinator.auth.UnauthenticatedException;
 import dev.lancecommit.coordinator.commit.CommitStateUnknownException;
 import dev.lancecommit.coordinator.commit.CommitThrottledException;
 import dev.lancecommit.coordinator.commit.EventPublishException;
+import dev.lancecommit.coordinator.credentials.CredentialVendingException;
+import dev.lancecommit.coordinator.credentials.InvalidTableLocationException;
 import dev.lancecommit.coordinator.namespace.CatalogConcurrentUpdateException;
 import dev.lancecommit.coordinator.namespace.InvalidCatalogInputException;
 import dev.lancecommit.coordinator.namespace.NamespaceAlreadyExistsException;
@@ -47,6 +49,14 @@ public final class ErrorMapper {
     }
     if (t instanceof InvalidTransactionException || t instanceof InvalidCatalogInputException) {
       return ApiException.invalidInput(t.getMessage());
+    }
+    if (t instanceof InvalidTableLocationException) {
+      return ApiException.invalidInput("Cannot vend credentials for this table location", t.getMessage());
+    }
+    if (t instanceof CredentialVendingException) {
+      LOG.warn("Credential vending failed: {}", t.toString());
+      return new ApiException(503, ErrorCode.SERVICE_UNAVAILABLE, "Credential vending failed",
+          t.getMessage() + ". Retry later, or ask without vend_credentials and bring your own storage credentials.");
     }
     if (t instanceof UnsupportedOperationTypeException e) {
       return new ApiException(400, ErrorCode.UNSUPPORTED, e.getMessage(),

@@ -19,9 +19,12 @@ final class JsonBody {
     this.json = json;
   }
 
-  /** An absent or blank body reads as {@code {}}: every field of the spec's request objects is optional. */
+  /**
+   * An absent or blank body, or JSON {@code null}, reads as {@code {}}: every field of the spec's request objects is
+   * optional. Lance's Rust REST client sends {@code null} for operations whose parameters all go in the query.
+   */
   static JsonBody parseOrEmpty(Buffer body) {
-    if (body == null || body.toString().isBlank()) {
+    if (body == null || body.toString().isBlank() || body.toString().strip().equals("null")) {
       return new JsonBody(new JsonObject());
     }
     return parse(body);

@@ -1,14 +1,21 @@
 package dev.lancecommit.coordinator.http;
 
+import dev.lancecommit.coordinator.namespace.NamespaceEntry;
 import dev.lancecommit.coordinator.namespace.TableEntry;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Whether a table's versions are managed through the namespace: DescribeTable and DeclareTable then answer
  * {@code managed_versioning: true} and stock Lance clients commit with CreateTableVersion instead of writing the
  * final manifest themselves. Set per table with the table property {@value #PROPERTY} ({@code true} or
- * {@code false}) at declare or register time; tables without it follow the server default.
+ * {@code false}) at declare or register time. A table declared without it takes the value of the nearest enclosing
+ * namespace whose properties set it (stock Lance declares tables with no properties when it creates them, so this
+ * is how its tables become managed); tables without it follow the server default.
  */
 final class ManagedVersioning {
   static final String PROPERTY = "managed_versioning";
@@ -25,6 +32,28 @@ final class ManagedVersioning {
     if (value != null && parse(value) == null) {
       throw ApiException.invalidInput("Table property '" + PROPERTY + "' must be true or false, got '" + value + "'");
     }
+  }
+
+  /**
+   * The properties to declare a table with: {@code requested}, plus {@value #PROPERTY} from the nearest namespace
+   * (from {@code namespace} up to the root) that sets it to true or false, when {@code requested} does not.
+   * Blocking: reads namespaces.
+   */
+  static Map<String, String> inherit(Map<String, String> requested, List<String> namespace,
+      Function<List<String>, Optional<NamespaceEntry>> namespaces) {
+    if (requested.containsKey(PROPERTY)) {
+      return requested;
+    }
+    for (int depth = namespace.size(); depth > 0; depth--) {
+      String value = namespaces.apply(namespace.subList(0, depth))
+          .map(entry -> entry.properties().get(PROPERTY)).orElse(null);
+      if (value != null && parse(value) != null) {
+        Map<String, String> inherited = new LinkedHashMap<>(requested);
+        inherited.put(PROPERTY, parse(value).toString());
+        return inherited;
+      }
+    }
+    return requested;
   }
 
   boolean of(TableEntry entry) {

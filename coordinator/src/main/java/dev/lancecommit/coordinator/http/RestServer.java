@@ -13,7 +13,8 @@ import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.HttpException;
 
 /**
- * The coordinator's HTTP API: the supported part of the Lance namespace REST spec plus CommitTable. Every request
+ * The coordinator's HTTP API: the supported part of the Lance namespace REST spec (CreateTableVersion included, for
+ * clients using namespace-managed versioning) plus CommitTable. Every request
  * is authenticated first ({@link RestServerOptions#accessControl()}); handlers then parse, validate and check
  * grants on the event loop and run every catalog, storage and commit call through the blocking executor.
  */
@@ -63,9 +64,11 @@ public final class RestServer {
     r.route().handler(BodyHandler.create(false).setBodyLimit(options.maxBodyBytes()));
     new NamespaceRoutes(catalog, blocking, access).mount(r);
     new TableListRoutes(catalog, blocking, access).mount(r);
-    new TableRoutes(catalog, blocking, access).mount(r);
+    new TableRoutes(catalog, blocking, access, new CredentialVending(options.credentialVendor(), access),
+        new ManagedVersioning(options.managedVersioningByDefault())).mount(r);
     new TableLifecycleRoutes(catalog, blocking, access).mount(r);
     new TableVersionRoutes(catalog, blocking, access).mount(r);
+    new CreateTableVersionRoute(catalog, commitService, options.tableStorage(), blocking, access).mount(r);
     new CommitRoute(catalog, commitService, blocking, access).mount(r);
     UnsupportedRoutes.mount(r);
     r.route().failureHandler(this::renderFailure);

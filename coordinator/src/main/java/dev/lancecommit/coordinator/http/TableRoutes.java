@@ -24,16 +24,26 @@ import java.util.OptionalLong;
  *
  * <p>Grants: declare and register need write on the namespace (register with mode Overwrite also admin on the
  * table, since it replaces an entry); describe and exists need read on the table.
+ *
+ * <p>Describe and declare answer {@code managed_versioning} ({@link ManagedVersioning}) and, with a credential
+ * vendor configured, vended credentials in {@code storage_options} ({@link CredentialVending}). Declare vends before
+ * it writes the catalog entry, so a location that cannot be vended for, or a credential service that is down,
+ * leaves nothing declared.
  */
 final class TableRoutes {
   private final Catalog catalog;
   private final Blocking blocking;
   private final AccessControl access;
+  private final CredentialVending credentials;
+  private final ManagedVersioning managedVersioning;
 
-  TableRoutes(Catalog catalog, Blocking blocking, AccessControl access) {
+  TableRoutes(Catalog catalog, Blocking blocking, AccessControl access, CredentialVending credentials,
+      ManagedVersioning managedVersioning) {
     this.catalog = catalog;
     this.blocking = blocking;
     this.access = access;
+    this.credentials = credentials;
+    this.managedVersioning = managedVersioning;
   }
 
   void mount(Router router) {
@@ -48,14 +58,24 @@ final class TableRoutes {
     List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
     Optional<String> location = body.string("location");
     Map<String, String> properties = body.stringMap("properties");
-    body.bool("vend_credentials");
-    access.require(Authentication.principal(ctx), Permission.WRITE, namespaceOf(id));
-    blocking.run(() -> catalog.declareTable(id, location, properties))
-        .onSuccess(entry -> Responses.json(ctx, new JsonObject()
-            .put("location", entry.location())
-            .put("storage_options", new JsonObject())
-            .put("properties", Responses.stringMap(entry.properties()))
-            .put("managed_versioning", false)))
+    ManagedVersioning.validate(properties);
+    Principal caller = Authentication.principal(ctx);
+    access.require(caller, Permission.WRITE, namespaceOf(id));
+    CredentialVending.Plan vend = credentials.plan(caller, id, body.bool("vend_credentials"));
+    blocking.run(() -> {
+      String intended = location.orElseGet(() -> catalog.defaultLocation(id));
+      Map<String, String> vended = credentials.storageOptions(vend, intended);
+      Map<String, String> declared = ManagedVersioning.inherit(properties, namespaceOf(id), catalog::loadNamespace);
+      TableEntry entry = catalog.declareTable(id, location, declared);
+      if (!entry.location().equals(intended)) { // the catalog spells locations canonically
+        vended = credentials.storageOptions(vend, entry.location());
+      }
+      return new Declared(entry, vended);
+    }).onSuccess(d -> Responses.json(ctx, new JsonObject()
+            .put("location", d.entry.location())
+            .put("storage_options", Responses.stringMap(d.storageOptions))
+            .put("properties", Responses.stringMap(d.entry.properties()))
+            .put("managed_versioning", managedVersioning.of(d.entry))))
         .onFailure(ctx::fail);
   }
 
@@ -66,12 +86,14 @@ final class TableRoutes {
         .orElseThrow(() -> ApiException.invalidInput("Field 'location' is required"));
     RegisterMode mode = RegisterMode.parse(body.string("mode").orElse(null));
     Map<String, String> properties = body.stringMap("properties");
+    ManagedVersioning.validate(properties);
     Principal caller = Authentication.principal(ctx);
     access.require(caller, Permission.WRITE, namespaceOf(id));
     if (mode == RegisterMode.OVERWRITE) {
       access.require(caller, Permission.ADMIN, id);
     }
-    blocking.run(() -> catalog.registerTable(id, location, mode, properties))
+    blocking.run(() -> catalog.registerTable(id, location, mode,
+            ManagedVersioning.inherit(properties, namespaceOf(id), catalog::loadNamespace)))
         .onSuccess(entry -> Responses.json(ctx, new JsonObject()
             .put("location", entry.location())
             .put("properties", Responses.stringMap(entry.properties()))))
@@ -95,8 +117,9 @@ final class TableRoutes {
     boolean withTableUri = QueryParams.flag(ctx, body, "with_table_uri", false);
     boolean detailed = QueryParams.flag(ctx, body, "load_detailed_metadata", false);
     boolean checkDeclared = QueryParams.flag(ctx, body, "check_declared", false);
-    body.bool("vend_credentials");
-    access.require(Authentication.principal(ctx), Permission.READ, id);
+    Principal caller = Authentication.principal(ctx);
+    access.require(caller, Permission.READ, id);
+    CredentialVending.Plan vend = credentials.plan(caller, id, body.bool("vend_credentials"));
     blocking.run(() -> {
       TableEntry entry = catalog.loadTable(id).orElseThrow(() -> new TableNotFoundException(id));
       TableVersions versions = catalog.listVersions(entry);
@@ -105,13 +128,14 @@ final class TableRoutes {
       }
       OptionalLong shown = version.isPresent() ? version : versions.latest();
       ManifestFile manifest = detailed && shown.isPresent() ? catalog.readManifest(entry, shown.getAsLong()) : null;
-      return new Described(entry, versions, shown, withTableUri ? catalog.tableUri(entry) : null, manifest);
+      Map<String, String> vended = credentials.storageOptions(vend, entry.location());
+      return new Described(entry, versions, shown, withTableUri ? catalog.tableUri(entry) : null, manifest, vended);
     }).onSuccess(d -> {
       JsonObject out = new JsonObject()
           .put("location", d.entry.location())
-          .put("storage_options", new JsonObject())
+          .put("storage_options", Responses.stringMap(d.storageOptions))
           .put("properties", Responses.stringMap(d.entry.properties()))
-          .put("managed_versioning", false);
+          .put("managed_versioning", managedVersioning.of(d.entry));
       if (d.shown.isPresent()) {
         out.put("version", d.shown.getAsLong());
       }
@@ -152,6 +176,8 @@ final class TableRoutes {
     return tableId.subList(0, tableId.size() - 1);
   }
 
-  private record Described(
-      TableEntry entry, TableVersions versions, OptionalLong shown, String tableUri, ManifestFile manifest) {}
+  private record Described(TableEntry entry, TableVersions versions, OptionalLong shown, String tableUri,
+      ManifestFile manifest, Map<String, String> storageOptions) {}
+
+  private record Declared(TableEntry entry, Map<String, String> storageOptions) {}
 }

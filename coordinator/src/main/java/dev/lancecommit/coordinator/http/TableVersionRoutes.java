@@ -19,8 +19,8 @@ import java.util.OptionalLong;
 
 /**
  * ListTableVersions ({@code POST /v1/table/{id}/version/list}, also accepted as GET) and DescribeTableVersion, read
- * from the table's {@code _versions/} listing: the manifest's full URI, size and the time the store wrote it
- * ({@code timestamp_millis}). Ascending by default; {@code descending=true} lists newest first. Both need read.
+ * from the table's {@code _versions/} listing: the manifest's path in its store ({@link StorePaths}: the key below
+ * the bucket on S3, the file path for local tables), size and the time the store wrote it ({@code timestamp_millis}). Ascending by default; {@code descending=true} lists newest first. Both need read.
  */
 final class TableVersionRoutes {
   private final Catalog catalog;
@@ -108,7 +108,7 @@ final class TableVersionRoutes {
   private static JsonObject json(VersionFile file) {
     return new JsonObject()
         .put("version", file.version())
-        .put("manifest_path", file.manifestUri())
+        .put("manifest_path", StorePaths.of(file.manifestUri()))
         .put("manifest_size", file.size())
         .put("timestamp_millis", file.lastModified().toEpochMilli());
   }

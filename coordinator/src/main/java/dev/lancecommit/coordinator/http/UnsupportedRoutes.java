@@ -11,7 +11,6 @@ final class UnsupportedRoutes {
   private static final List<Operation> OPERATIONS = List.of(
       new Operation(HttpMethod.POST, "/v1/table/:id/restore", "RestoreTable"),
       new Operation(HttpMethod.POST, "/v1/table/:id/schema_metadata/update", "UpdateTableSchemaMetadata"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/version/create", "CreateTableVersion"),
       new Operation(HttpMethod.POST, "/v1/table/:id/version/delete", "BatchDeleteTableVersions"),
       new Operation(HttpMethod.POST, "/v1/table/version/batch-create", "BatchCreateTableVersions"),
       new Operation(HttpMethod.POST, "/v1/table/batch-commit", "BatchCommitTables"),

@@ -36,15 +36,13 @@ class ServerBehaviourTest extends RestServerFixture {
   void otherSpecOperationsAre501NamingTheOperation() {
     JsonObject restore = post("/v1/table/a$b/restore", "{}").error(501, 0);
     assertThat(restore.getString("error")).contains("RestoreTable");
-    assertThat(post("/v1/table/a$b/version/create", "{}").error(501, 0).getString("error"))
-        .contains("CreateTableVersion");
     assertThat(post("/v1/table/a/create", "{}").error(501, 0).getString("error")).contains("CreateTable");
     assertThat(post("/v1/table/a/index/idx/stats", "{}").error(501, 0).getString("error"))
         .contains("DescribeTableIndexStats");
     assertThat(post("/v1/table/version/batch-create", "{}").error(501, 0).getString("error"))
         .contains("BatchCreateTableVersions");
     assertThat(post("/v1/transaction/x/alter", "{}").error(501, 0).getString("error")).contains("AlterTransaction");
-    assertThat(UnsupportedRoutes.operationIds()).hasSize(38).doesNotHaveDuplicates();
+    assertThat(UnsupportedRoutes.operationIds()).hasSize(37).doesNotHaveDuplicates();
     assertThat(snapshot()).isEmpty();
   }
 
