@@ -50,6 +50,7 @@ public final class TransactionValidator {
     }
     checkReadVersion(txn, kind, latest);
     new Check(txn, kind, latest).run();
+    SchemaContract.check(latest, txn);
   }
 
   private static void checkReadVersion(Transaction txn, OperationKind kind, TableState latest) {
@@ -305,8 +306,8 @@ public final class TransactionValidator {
       }
       for (int fieldId : file.getFieldsList()) {
         if (fieldId != TOMBSTONE && !schemaIds.contains(fieldId) && !alsoAllowed.contains(fieldId)) {
-          throw new InvalidTransactionException("Data file " + file.getPath() + " names field id " + fieldId
-              + ", which is not in the table schema");
+          throw new SchemaContractException("field id " + fieldId, "Data file " + file.getPath()
+              + " names field id " + fieldId + ", which is not in the table schema");
         }
       }
       if (file.getColumnIndicesCount() > file.getFieldsCount()) {

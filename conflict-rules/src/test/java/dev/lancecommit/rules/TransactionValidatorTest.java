@@ -2,6 +2,7 @@ package dev.lancecommit.rules;
 
 import static dev.lancecommit.rules.Fixtures.*;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancecommit.format.TableState;
@@ -125,9 +126,14 @@ class TransactionValidatorTest {
   @Test
   void newFilesMayOnlyNameFieldsOfTheSchema() {
     DataFragment unknownField = DataFragment.newBuilder().setPhysicalRows(1).addFiles(file("x.lance", 0, 42)).build();
-    assertInvalid(append(5, unknownField), LATEST, "field id 42");
+    assertThatThrownBy(() -> TransactionValidator.validate(append(5, unknownField), LATEST))
+        .isInstanceOf(SchemaContractException.class)
+        .hasMessageContaining("field id 42")
+        .satisfies(e -> assertThat(((SchemaContractException) e).fieldPath()).isEqualTo("field id 42"));
     DataFragment minusOne = DataFragment.newBuilder().setPhysicalRows(1).addFiles(file("x.lance", -1)).build();
-    assertInvalid(append(5, minusOne), LATEST, "field id -1");
+    assertThatThrownBy(() -> TransactionValidator.validate(append(5, minusOne), LATEST))
+        .isInstanceOf(SchemaContractException.class)
+        .hasMessageContaining("field id -1");
     DataFragment noFields = DataFragment.newBuilder().setPhysicalRows(1)
         .addFiles(DataFile.newBuilder().setPath("x.lance")).build();
     assertInvalid(append(5, noFields), LATEST, "does not contain any fields");

@@ -24,6 +24,8 @@ import java.util.concurrent.TimeUnit;
 public final class CoordinatorProcess implements AutoCloseable {
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
   private static final Duration START_DEADLINE = Duration.ofMinutes(4);
+  /** Starts can fail while S3 or Kafka are faulty; this many in a row means something else is wrong. */
+  private static final int MAX_CONSECUTIVE_FAILED_STARTS = 10;
 
   private final Path workDir;
   private final int port;
@@ -68,7 +70,8 @@ public final class CoordinatorProcess implements AutoCloseable {
     }
     long deadline = System.nanoTime() + START_DEADLINE.toNanos();
     String lastProblem = "";
-    while (System.nanoTime() < deadline) {
+    int consecutiveFailures = 0;
+    while (System.nanoTime() < deadline && consecutiveFailures < MAX_CONSECUTIVE_FAILED_STARTS) {
       try {
         process = launch();
       } catch (IOException e) {
@@ -80,12 +83,14 @@ public final class CoordinatorProcess implements AutoCloseable {
         return;
       }
       failedStarts++;
+      consecutiveFailures++;
       lastProblem = problem;
       killNow();
       sleep(1000);
     }
-    throw new IllegalStateException("the coordinator did not start within " + START_DEADLINE + ": " + lastProblem
-        + " (see " + logFile() + ")");
+    throw new IllegalStateException("the coordinator did not start (" + consecutiveFailures + " attempts in a row "
+        + "failed, within " + START_DEADLINE + "): " + lastProblem + "; last lines of " + logFile() + ":\n"
+        + logTail());
   }
 
   /** SIGKILL: no shutdown hook runs, nothing is flushed. */
@@ -151,6 +156,7 @@ public final class CoordinatorProcess implements AutoCloseable {
     command.add("-XX:+UseSerialGC");
     command.add("-XX:TieredStopAtLevel=1");
     command.add("-XX:+ExitOnOutOfMemoryError");
+    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED"); // Arrow, for deletion files
     command.add("-Dlogback.configurationFile=" + logback);
     if (coordinatorJar != null) {
       command.add("-jar");
@@ -194,6 +200,17 @@ public final class CoordinatorProcess implements AutoCloseable {
       }
     }
     return "the coordinator did not answer HTTP within " + READY_TIMEOUT;
+  }
+
+  private String logTail() {
+    try {
+      List<String> lines = Files.readAllLines(logFile(), StandardCharsets.UTF_8).stream()
+          .filter(line -> !line.startsWith("\tat ") && !line.startsWith("\t..."))
+          .toList();
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+    } catch (IOException | UncheckedIOException e) {
+      return "(no log)";
+    }
   }
 
   private Path writeClasspathArgFile() throws IOException {

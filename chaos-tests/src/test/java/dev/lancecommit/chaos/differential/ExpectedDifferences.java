@@ -56,8 +56,9 @@ public final class ExpectedDifferences {
 
   private static final String NULLABILITY = "SPEC n1 [2026]: a Project or Merge without preserves_nullability (Lance "
       + "7.0.0 never sets it) against an operation that writes values is retryable; Lance 7.0.0 still answers C. "
-      + "With a NOT NULL column added by the Merge, the table Lance 7.0.0 commits makes its own scanner panic and "
-      + "abort the JVM (seen while building this suite), which is why the coordinator follows the 2026 rule.";
+      + "Reproduced with stock Lance alone: an Append built on the version before a Merge that added a NOT NULL "
+      + "column commits, and scanning that column afterwards panics in lance-core (fragment.rs:557, 'declared as "
+      + "non-nullable but contains null values', in a function that cannot unwind) and aborts the JVM.";
   private static final String MERGE_METADATA = "SPEC s1 [2026]: a Merge carries the whole schema of its read version, "
       + "so against an UpdateConfig of schema or field metadata one side's metadata would be lost; Lance 7.0.0 "
       + "answers C and keeps whichever commits last.";

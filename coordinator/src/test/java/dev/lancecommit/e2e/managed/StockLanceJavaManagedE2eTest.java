@@ -209,9 +209,15 @@ class StockLanceJavaManagedE2eTest {
     }
   }
 
+  /**
+   * Data files written by Lance with the credentials the namespace vends (nothing else is configured). Lance 7.0.0's
+   * Fragment.write uses the namespace only to refresh expiring credentials, so the initial ones are passed along.
+   */
   private List<FragmentMetadata> writeFragments(List<String> id, long firstId, int count) {
+    DescribeTableResponse table = namespace.describeTable(new DescribeTableRequest().id(id));
     try (VectorSchemaRoot root = LanceTables.rows(allocator, firstId, count)) {
-      return Fragment.write().allocator(allocator).data(root).namespaceClient(namespace).tableId(id).execute();
+      return Fragment.write().datasetUri(table.getLocation()).storageOptions(table.getStorageOptions())
+          .allocator(allocator).data(root).namespaceClient(namespace).tableId(id).execute();
     }
   }
 
