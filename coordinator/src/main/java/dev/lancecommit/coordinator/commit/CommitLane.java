@@ -19,6 +19,8 @@ import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.CommitContext;
 import dev.lancecommit.rules.InvalidTransactionException;
 import dev.lancecommit.rules.ManifestBuilder;
+import dev.lancecommit.rules.RulesException;
+import dev.lancecommit.rules.SchemaContractException;
 import dev.lancecommit.rules.OperationKind;
 import dev.lancecommit.rules.TransactionValidator;
 import dev.lancecommit.rules.UnsupportedOperationTypeException;
@@ -128,7 +130,21 @@ final class CommitLane {
         reloaded = true;
         continue;
       }
-      TransactionValidator.validate(txn, current.latest());
+      // A transaction that is only stale can fail checks made against the latest version (a Merge missing a
+      // fragment appended since, a DataReplacement of a fragment rewritten since): the conflict rules decide first,
+      // so the writer hears "retry" or "incompatible", not "malformed". With nothing committed since, invalid is
+      // invalid.
+      RulesException invalid = null;
+      try {
+        TransactionValidator.validate(txn, current.latest());
+      } catch (InvalidTransactionException | SchemaContractException e) {
+        if (txn.getReadVersion() >= current.latestVersion() || txn.getReadVersion() == 0) {
+          throw e;
+        }
+        // Valid against the version it was built on means merely stale; invalid there means invalid, full stop.
+        TransactionValidator.validate(txn, stateAt(txn.getReadVersion(), current));
+        invalid = e;
+      }
 
       List<CommittedTransaction> since = current.committedSince(txn.getReadVersion(), storage);
       RebaseInputs inputs = rebaseInputs(pending.request(), txn, kind, since, current);
@@ -140,6 +156,9 @@ final class CommitLane {
         }
         case RETRYABLE, INCOMPATIBLE -> throw outcome.toException();
         case REBASE, COMPATIBLE -> { }
+      }
+      if (invalid != null) {
+        throw invalid;
       }
       // Delete and Update always move to the latest version; over a concurrent Delete/Update of the same fragments
       // their deletion vectors are merged here, as Lance's own commit loop would do on the writer's side.
@@ -212,10 +231,13 @@ final class CommitLane {
     if (since.isEmpty() || (kind != OperationKind.DELETE && kind != OperationKind.UPDATE)) {
       return inputs;
     }
-    long readVersion = txn.getReadVersion();
-    ManifestFile atRead = storage.readManifest(readVersion, current.scheme()).orElseThrow(() ->
-        new StoreException("Version " + readVersion + " (the transaction's read version) is missing"));
+    TableState atRead = stateAt(txn.getReadVersion(), current);
     return inputs.toBuilder().initialFragments(atRead.manifest().getFragmentsList()).build();
+  }
+
+  private TableState stateAt(long version, LaneState current) {
+    return storage.readManifest(version, current.scheme()).map(storage::stateOf).orElseThrow(() ->
+        new InvalidTransactionException("Version " + version + " (the transaction's read version) no longer exists"));
   }
 
   /** The deletion vector a fragment of the latest version carries now (read only for fragments that have one). */

@@ -110,7 +110,7 @@ class NamespaceRoutesTest extends RestServerFixture {
     String[][] cases = {
         {"/v1/namespace/a/create", "{not json"},
         {"/v1/namespace/a/create", "[1,2]"},
-        {"/v1/namespace/a/create", "null"},
+        // JSON null reads as {}: Lance's Rust REST client sends it when every parameter is in the query
         {"/v1/namespace/a/create", "{\"mode\":\"Sometimes\"}"},
         {"/v1/namespace/a/create", "{\"mode\":7}"},
         {"/v1/namespace/a/create", "{\"properties\":{\"n\":1}}"},
