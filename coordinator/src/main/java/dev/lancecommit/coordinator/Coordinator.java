@@ -17,7 +17,9 @@ import dev.lancecommit.coordinator.storage.ObjectStores;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.events.CommitEventPublisher;
 import dev.lancecommit.events.KafkaCommitEventPublisher;
+import dev.lancecommit.events.KafkaTableEventPublisher;
 import dev.lancecommit.events.KafkaTopics;
+import dev.lancecommit.events.TableEventPublisher;
 import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.deletion.DeletionVectors;
@@ -114,12 +116,18 @@ public final class Coordinator implements AutoCloseable {
           namingScheme(config.get(CoordinatorConfig.COMMIT_MANIFEST_NAMING)));
       LaneCommitService commits = new LaneCommitService(stores::resolve, settings, publisher, workers, Clock.systemUTC(),
           Duration.ofMillis(config.getLong(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS)));
+      TableEventPublisher tableEvents = bootstrap == null ? TableEventPublisher.noop()
+          : KafkaTableEventPublisher.builder(bootstrap).topic(topic)
+              .publishTimeout(Duration.ofMillis(config.getLong(CoordinatorConfig.KAFKA_PUBLISH_TIMEOUT_MS))).build();
+      resources.push(tableEvents);
+
       Vertx vertx = Vertx.vertx();
       resources.push(() -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
       RestServer server = new RestServer(vertx, catalog, commits, RestServerOptions.builder()
           .maxBodyBytes(config.getLong(CoordinatorConfig.HTTP_MAX_BODY_BYTES))
           .blockingExecutor(workers)
           .accessControl(auth.accessControl())
+          .tableEvents(tableEvents)
           .credentialVendor(vendor)
           .tableStorage(stores::resolve)
           .build());

@@ -105,6 +105,7 @@ public record ChaosReport(
     for (CheckResult check : checks) {
       out.println("  " + (check.passed() ? "PASS" : "FAIL") + "  " + check.name() + ": " + check.detail());
     }
-    out.println("result: " + (passed() ? "PASS" : "FAIL") + "   (logs: " + workDir + ")");
+    out.println("result: " + (passed() ? "PASS" : "FAIL") + "   (coordinator log, Kafka data and a local warehouse in "
+        + workDir + (passed() ? "; a temporary one is removed after a passing run" : "") + ")");
   }
 }

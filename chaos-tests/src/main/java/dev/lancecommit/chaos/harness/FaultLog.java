@@ -1,6 +1,5 @@
 package dev.lancecommit.chaos.harness;
 
-import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,12 +59,6 @@ public final class FaultLog {
   public List<String> timeline() {
     synchronized (timeline) {
       return List.copyOf(timeline);
-    }
-  }
-
-  void printTimeline(PrintStream out) {
-    for (String line : timeline()) {
-      out.println("  " + line);
     }
   }
 }

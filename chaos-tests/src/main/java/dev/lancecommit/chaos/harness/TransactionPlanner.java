@@ -138,7 +138,8 @@ final class TransactionPlanner {
       List<DataFragment> updated = withDeletions == null ? List.of() : List.of(LanceProtos.fragment(withDeletions));
       List<Long> removed = withDeletions == null ? List.of((long) fragment.getId()) : List.of();
       if (!update) {
-        Transaction txn = TransactionFactory.delete(readVersion, updated, removed, "id IN " + ids);
+        String predicate = "id IN (" + String.join(", ", ids.stream().sorted().map(String::valueOf).toList()) + ")";
+        Transaction txn = TransactionFactory.delete(readVersion, updated, removed, predicate);
         return new PlannedCommit(table, OperationType.DELETE, txn, new RowEffect(Map.of(), ids));
       }
       Map<Long, String> newValues = new HashMap<>();

@@ -11,6 +11,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.HttpException;
+import java.time.Clock;
 
 /**
  * The coordinator's HTTP API: the supported part of the Lance namespace REST spec (CreateTableVersion included, for
@@ -59,14 +60,15 @@ public final class RestServer {
   private Router buildRouter(Catalog catalog, CommitService commitService) {
     Blocking blocking = new Blocking(vertx, options.blockingExecutor().orElse(null));
     AccessControl access = options.accessControl();
+    TableEventNotifier tableEvents = new TableEventNotifier(options.tableEvents(), Clock.systemUTC());
     Router r = Router.router(vertx);
     r.route().handler(new Authentication(access)::handle);
     r.route().handler(BodyHandler.create(false).setBodyLimit(options.maxBodyBytes()));
     new NamespaceRoutes(catalog, blocking, access).mount(r);
     new TableListRoutes(catalog, blocking, access).mount(r);
     new TableRoutes(catalog, blocking, access, new CredentialVending(options.credentialVendor(), access),
-        new ManagedVersioning(options.managedVersioningByDefault())).mount(r);
-    new TableLifecycleRoutes(catalog, blocking, access).mount(r);
+        new ManagedVersioning(options.managedVersioningByDefault()), tableEvents).mount(r);
+    new TableLifecycleRoutes(catalog, blocking, access, tableEvents).mount(r);
     new TableVersionRoutes(catalog, blocking, access).mount(r);
     new CreateTableVersionRoute(catalog, commitService, options.tableStorage(), blocking, access).mount(r);
     new CommitRoute(catalog, commitService, blocking, access).mount(r);

@@ -3,6 +3,7 @@ package dev.lancecommit.coordinator.http;
 import dev.lancecommit.coordinator.auth.AccessControl;
 import dev.lancecommit.coordinator.credentials.CredentialVendor;
 import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.events.TableEventPublisher;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -19,6 +20,9 @@ import java.util.function.Function;
  * {@code tableStorage}: resolves a table location to its store, for CreateTableVersion to read and remove the
  * manifest a client staged; absent, CreateTableVersion answers 501. {@code managedVersioningByDefault}: whether
  * tables without a {@value ManagedVersioning#PROPERTY} property are reported as namespace-managed (default false).
+ * {@code tableEvents}: receives a table event after each successful declare, register, deregister, rename and drop
+ * (fire and forget: a failed publish is logged, the request still succeeds); {@link TableEventPublisher#noop()} by
+ * default. The caller closes it.
  */
 public final class RestServerOptions {
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
@@ -29,6 +33,7 @@ public final class RestServerOptions {
   private final CredentialVendor credentialVendor;
   private final Function<String, StorageLocation> tableStorage;
   private final boolean managedVersioningByDefault;
+  private final TableEventPublisher tableEvents;
 
   private RestServerOptions(Builder builder) {
     this.maxBodyBytes = builder.maxBodyBytes;
@@ -37,6 +42,7 @@ public final class RestServerOptions {
     this.credentialVendor = builder.credentialVendor;
     this.tableStorage = builder.tableStorage;
     this.managedVersioningByDefault = builder.managedVersioningByDefault;
+    this.tableEvents = builder.tableEvents;
   }
 
   public static RestServerOptions defaults() {
@@ -71,6 +77,10 @@ public final class RestServerOptions {
     return managedVersioningByDefault;
   }
 
+  public TableEventPublisher tableEvents() {
+    return tableEvents;
+  }
+
   public static final class Builder {
     private long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
     private Executor blockingExecutor;
@@ -78,6 +88,7 @@ public final class RestServerOptions {
     private CredentialVendor credentialVendor;
     private Function<String, StorageLocation> tableStorage;
     private boolean managedVersioningByDefault;
+    private TableEventPublisher tableEvents = TableEventPublisher.noop();
 
     private Builder() {}
 
@@ -113,6 +124,12 @@ public final class RestServerOptions {
 
     public Builder managedVersioningByDefault(boolean managedVersioningByDefault) {
       this.managedVersioningByDefault = managedVersioningByDefault;
+      return this;
+    }
+
+    /** Where catalog changes are published as table events; the caller closes it. */
+    public Builder tableEvents(TableEventPublisher tableEvents) {
+      this.tableEvents = Objects.requireNonNull(tableEvents, "tableEvents");
       return this;
     }
 

@@ -21,11 +21,13 @@ final class TableLifecycleRoutes {
   private final Catalog catalog;
   private final Blocking blocking;
   private final AccessControl access;
+  private final TableEventNotifier events;
 
-  TableLifecycleRoutes(Catalog catalog, Blocking blocking, AccessControl access) {
+  TableLifecycleRoutes(Catalog catalog, Blocking blocking, AccessControl access, TableEventNotifier events) {
     this.catalog = catalog;
     this.blocking = blocking;
     this.access = access;
+    this.events = events;
   }
 
   void mount(Router router) {
@@ -37,8 +39,10 @@ final class TableLifecycleRoutes {
   private void deregister(RoutingContext ctx) {
     JsonBody body = JsonBody.parseOrEmpty(ctx.body().buffer());
     List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
-    access.require(Authentication.principal(ctx), Permission.ADMIN, id);
+    Principal caller = Authentication.principal(ctx);
+    access.require(caller, Permission.ADMIN, id);
     blocking.run(() -> catalog.deregisterTable(id))
+        .onSuccess(entry -> events.deregistered(entry, caller))
         .onSuccess(entry -> Responses.json(ctx, removed(entry)))
         .onFailure(ctx::fail);
   }
@@ -47,8 +51,10 @@ final class TableLifecycleRoutes {
   private void drop(RoutingContext ctx) {
     JsonBody body = JsonBody.parseOrEmpty(ctx.body().buffer());
     List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
-    access.require(Authentication.principal(ctx), Permission.ADMIN, id);
+    Principal caller = Authentication.principal(ctx);
+    access.require(caller, Permission.ADMIN, id);
     blocking.run(() -> catalog.dropTable(id))
+        .onSuccess(entry -> events.dropped(entry, caller))
         .onSuccess(entry -> Responses.json(ctx, removed(entry)))
         .onFailure(ctx::fail);
   }
@@ -58,7 +64,9 @@ final class TableLifecycleRoutes {
     List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
     String newName = body.string("new_table_name")
         .orElseThrow(() -> ApiException.invalidInput("Field 'new_table_name' is required"));
-    List<String> targetNamespace = body.stringList("new_namespace_id").orElse(TableRoutes.namespaceOf(id));
+    // Lance's Rust REST client sends [] when the caller names no new namespace, so [] means "stay", like absent.
+    List<String> targetNamespace = body.stringList("new_namespace_id").filter(ns -> !ns.isEmpty())
+        .orElse(TableRoutes.namespaceOf(id));
     List<String> newId = new ArrayList<>(targetNamespace);
     newId.add(newName);
     Identifiers.validate(newId);
@@ -66,6 +74,7 @@ final class TableLifecycleRoutes {
     access.require(caller, Permission.ADMIN, id);
     access.require(caller, Permission.WRITE, targetNamespace);
     blocking.run(() -> catalog.renameTable(id, List.copyOf(newId)))
+        .onSuccess(entry -> events.renamed(id, entry, caller))
         .onSuccess(entry -> Responses.json(ctx, new JsonObject()))
         .onFailure(ctx::fail);
   }

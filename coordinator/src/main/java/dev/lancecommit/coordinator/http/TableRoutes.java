@@ -36,14 +36,16 @@ final class TableRoutes {
   private final AccessControl access;
   private final CredentialVending credentials;
   private final ManagedVersioning managedVersioning;
+  private final TableEventNotifier events;
 
   TableRoutes(Catalog catalog, Blocking blocking, AccessControl access, CredentialVending credentials,
-      ManagedVersioning managedVersioning) {
+      ManagedVersioning managedVersioning, TableEventNotifier events) {
     this.catalog = catalog;
     this.blocking = blocking;
     this.access = access;
     this.credentials = credentials;
     this.managedVersioning = managedVersioning;
+    this.events = events;
   }
 
   void mount(Router router) {
@@ -71,7 +73,8 @@ final class TableRoutes {
         vended = credentials.storageOptions(vend, entry.location());
       }
       return new Declared(entry, vended);
-    }).onSuccess(d -> Responses.json(ctx, new JsonObject()
+    }).onSuccess(d -> events.declared(d.entry, caller))
+        .onSuccess(d -> Responses.json(ctx, new JsonObject()
             .put("location", d.entry.location())
             .put("storage_options", Responses.stringMap(d.storageOptions))
             .put("properties", Responses.stringMap(d.entry.properties()))
@@ -94,6 +97,7 @@ final class TableRoutes {
     }
     blocking.run(() -> catalog.registerTable(id, location, mode,
             ManagedVersioning.inherit(properties, namespaceOf(id), catalog::loadNamespace)))
+        .onSuccess(entry -> events.registered(entry, caller))
         .onSuccess(entry -> Responses.json(ctx, new JsonObject()
             .put("location", entry.location())
             .put("properties", Responses.stringMap(entry.properties()))))

@@ -1,0 +1,191 @@
+package dev.lancecommit.events;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes {@link TableEvent}s as structured-mode JSON CloudEvents to the commit event topic, key = table id joined
+ * with {@code $} (so a table's catalog changes and commits share a partition and keep their relative order).
+ *
+ * <p>Producer settings are those of {@link KafkaCommitEventPublisher} (idempotent, acks=all, linger 0, delivery
+ * bounded by the publish timeout). Sends run on one thread of the publisher's own, so {@link #publish} never blocks
+ * the caller, even while Kafka is unreachable (the producer may then block up to the timeout fetching metadata).
+ */
+public final class KafkaTableEventPublisher implements TableEventPublisher {
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaTableEventPublisher.class);
+
+  private final String topic;
+  private final Duration publishTimeout;
+  private final TableEvents events;
+  private final Producer<String, byte[]> producer;
+  private final ExecutorService sender;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private KafkaTableEventPublisher(Builder builder) {
+    this.topic = builder.topic;
+    this.publishTimeout = builder.publishTimeout;
+    this.events = new TableEvents(builder.source);
+    this.producer = new KafkaProducer<>(producerProperties(builder));
+    this.sender = Executors.newSingleThreadExecutor(runnable -> {
+      Thread thread = new Thread(runnable, "lance-table-events-sender");
+      thread.setDaemon(true);
+      return thread;
+    });
+  }
+
+  public static Builder builder(String bootstrapServers) {
+    return new Builder(bootstrapServers);
+  }
+
+  public String topic() {
+    return topic;
+  }
+
+  @Override
+  public CompletableFuture<Void> publish(TableEvent event) {
+    Objects.requireNonNull(event, "event");
+    CompletableFuture<Void> result = new CompletableFuture<>();
+    if (closed.get()) {
+      result.completeExceptionally(failure(event, "publisher is closed", null));
+      return result;
+    }
+    ProducerRecord<String, byte[]> record;
+    try {
+      record = new ProducerRecord<>(topic, event.tableKey(), events.toStructuredJson(event));
+      record.headers().add(KafkaCommitEventPublisher.CONTENT_TYPE_HEADER, CommitEvents.STRUCTURED_CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
+    } catch (RuntimeException e) {
+      result.completeExceptionally(failure(event, "could not encode event", e));
+      return result;
+    }
+    try {
+      sender.execute(() -> send(event, record, result));
+    } catch (RejectedExecutionException e) {
+      result.completeExceptionally(failure(event, "publisher is closed", e));
+    }
+    return result;
+  }
+
+  private void send(TableEvent event, ProducerRecord<String, byte[]> record, CompletableFuture<Void> result) {
+    try {
+      producer.send(record, (metadata, error) -> {
+        if (error == null) {
+          result.complete(null);
+        } else {
+          result.completeExceptionally(failure(event, "not acknowledged by Kafka", error));
+        }
+      });
+    } catch (RuntimeException e) {
+      result.completeExceptionally(failure(event, "could not be handed to Kafka", e));
+    }
+  }
+
+  private TableEventPublishException failure(TableEvent event, String why, Throwable cause) {
+    return new TableEventPublishException(event.id(),
+        "table event " + event.id() + " (" + event.type().wireName() + " " + event.tableKey() + ", topic " + topic
+            + ") " + why + (cause == null ? "" : ": " + cause),
+        cause);
+  }
+
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    sender.shutdown();
+    try {
+      if (!sender.awaitTermination(publishTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.warn("table event sender did not drain within {}", publishTimeout);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    producer.close(publishTimeout);
+  }
+
+  private static Properties producerProperties(Builder builder) {
+    long timeoutMs = builder.publishTimeout.toMillis();
+    Properties props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, builder.bootstrapServers);
+    props.put(ProducerConfig.CLIENT_ID_CONFIG, "lance-table-events");
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+    props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+    // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms.
+    props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeoutMs);
+    props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(30_000, timeoutMs / 2));
+    props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeoutMs);
+    props.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
+    props.putAll(builder.producerProperties);
+    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    return props;
+  }
+
+  /** Builder; defaults match {@link KafkaCommitEventPublisher} (topic, source, timeout). */
+  public static final class Builder {
+    private final String bootstrapServers;
+    private String topic = KafkaCommitEventPublisher.DEFAULT_TOPIC;
+    private URI source = CommitEvents.DEFAULT_SOURCE;
+    private Duration publishTimeout = KafkaCommitEventPublisher.DEFAULT_PUBLISH_TIMEOUT;
+    private final Map<String, Object> producerProperties = new HashMap<>();
+
+    private Builder(String bootstrapServers) {
+      if (bootstrapServers == null || bootstrapServers.isBlank()) {
+        throw new IllegalArgumentException("bootstrap servers must be non-blank");
+      }
+      this.bootstrapServers = bootstrapServers;
+    }
+
+    public Builder topic(String value) {
+      if (value == null || value.isBlank()) {
+        throw new IllegalArgumentException("topic must be non-blank");
+      }
+      topic = value;
+      return this;
+    }
+
+    public Builder source(URI value) {
+      source = Objects.requireNonNull(value, "source");
+      return this;
+    }
+
+    /** Upper bound for a publish to succeed or fail; at least 500 ms. */
+    public Builder publishTimeout(Duration value) {
+      if (value == null || value.toMillis() < 500 || value.toMillis() > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("publish timeout must be between 500 ms and ~24 days, got " + value);
+      }
+      publishTimeout = value;
+      return this;
+    }
+
+    /** A raw Kafka producer property applied over the defaults; serializers cannot be overridden. */
+    public Builder producerProperty(String key, Object value) {
+      producerProperties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    public KafkaTableEventPublisher build() {
+      return new KafkaTableEventPublisher(this);
+    }
+  }
+}
