@@ -83,10 +83,12 @@ public final class ExpectedDifferences {
     conflictOnlyInCoordinator(MERGE, DATA_REPLACEMENT, "SPEC DRp x Mrg R [2026]: a Merge replaces the whole fragment "
         + "list, so a concurrent DataReplacement must be re-run on it; Lance 7.0.0 answers C.");
 
-    expect(PROJECT, DATA_REPLACEMENT, "COMMITTED", "INCOMPATIBLE", Set.of(), Cause.STRICTER_PER_SPEC,
-        "SPEC d2 [2026]: the committed Project dropped field 1 (value), which the DataReplacement's file replaces, so "
-            + "it can never apply; Lance 7.0.0 commits it and records a data file for a field the schema no longer "
-            + "has.");
+    expect(PROJECT, DATA_REPLACEMENT, "COMMITTED", "RETRYABLE", Set.of(), Cause.STRICTER_PER_SPEC,
+        "SPEC n1+d2 [2026]: the cell chains the nullability pre-check before d2, as 2026 Lance runs it before the "
+            + "matrix, so n1 answers retryable (the Project may have changed nullability) before d2 would find that "
+            + "the Project dropped field 1 (value), which the DataReplacement's file replaces; the rebuilt "
+            + "transaction then cannot name that field. Lance 7.0.0 commits it and records a data file for a field "
+            + "the schema no longer has.");
     expect(DELETE_FRAGMENT, DATA_REPLACEMENT, "FAILED", "INCOMPATIBLE", Set.of(), Cause.STRICTER_PER_SPEC,
         "SPEC d2 [2026]: the committed Delete removed fragment 2, the DataReplacement's target, whole: "
             + "incompatible (409/19); Lance 7.0.0 has no conflict rule for it and fails while building the manifest.");
