@@ -15,6 +15,8 @@ import dev.lancecommit.coordinator.publication.PublicationConfig;
 import dev.lancecommit.coordinator.storage.ConditionalPutProbe;
 import dev.lancecommit.coordinator.storage.ObjectStores;
 import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
+import dev.lancecommit.coordinator.storage.StoreUnavailableException;
 import dev.lancecommit.events.CommitEventPublisher;
 import dev.lancecommit.events.KafkaCommitEventPublisher;
 import dev.lancecommit.events.KafkaTableEventPublisher;
@@ -74,7 +76,7 @@ public final class Coordinator implements AutoCloseable {
       String warehouseUri = normalizeWarehouse(config.get(CoordinatorConfig.WAREHOUSE));
       StorageLocation warehouse = stores.resolve(warehouseUri);
       if (config.getBoolean(CoordinatorConfig.STORE_VERIFY_CONDITIONAL_PUT)) {
-        ConditionalPutProbe.verify(warehouse.store(), warehouse.key("_catalog/.probe"));
+        verifyConditionalPut(warehouse);
       }
 
       Catalog catalog = new Catalog(warehouse);
@@ -147,6 +149,25 @@ public final class Coordinator implements AutoCloseable {
         throw re;
       }
       throw new IllegalStateException("The coordinator could not start: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Proves the store rejects a second create of one key. A transient failure (a 5xx, a lost answer) is retried
+   * with fresh probe keys; a store that answers but does not honour If-None-Match is refused at once.
+   */
+  private static void verifyConditionalPut(StorageLocation warehouse) throws InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        ConditionalPutProbe.verify(warehouse.store(), warehouse.key("_catalog/.probe"));
+        return;
+      } catch (StoreOutcomeUnknownException | StoreUnavailableException e) {
+        if (attempt >= 10) {
+          throw e;
+        }
+        LOG.warn("Conditional-put probe attempt {} failed transiently, retrying: {}", attempt, e.getMessage());
+        Thread.sleep(Math.min(5000L, 200L << attempt));
+      }
     }
   }
 

@@ -102,6 +102,9 @@ public final class ConditionalPutProbe {
       return racer.get(RACE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
+      if (cause instanceof StoreOutcomeUnknownException || cause instanceof StoreUnavailableException) {
+        throw (StoreException) cause; // transient: the caller may probe again with fresh keys
+      }
       throw new StoreException("conditional put probe of " + store.uri() + " could not complete: " + cause, cause);
     } catch (TimeoutException e) {
       throw new StoreException("conditional put probe of " + store.uri() + " timed out", e);
