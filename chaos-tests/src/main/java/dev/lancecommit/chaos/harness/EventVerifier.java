@@ -85,7 +85,7 @@ final class EventVerifier {
     }
     return CheckResult.kafka("every version has an event on Kafka", problems.isEmpty(),
         events.size() + " events read (" + duplicates + " duplicates dropped by id, " + ungoverned
-            + " marked ungoverned, " + skipped + " unreadable records); versions with an event: "
+            + " marked ungoverned, " + skipped + " other records skipped, e.g. table.declared); versions with an event: "
             + String.join(", ", parts) + HistoryVerifier.examples(problems));
   }
 

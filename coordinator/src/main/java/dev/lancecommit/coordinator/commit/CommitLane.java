@@ -4,7 +4,6 @@ import dev.lancecommit.coordinator.storage.ObjectAlreadyExistsException;
 import dev.lancecommit.coordinator.storage.StoreException;
 import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
-import dev.lancecommit.coordinator.publication.VersionEvents;
 import dev.lancecommit.coordinator.table.TableStorage;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventPublisher;
@@ -82,8 +81,9 @@ final class CommitLane {
     this.clock = clock;
   }
 
-  CompletableFuture<CommitResult> submit(CommitRequest request) {
-    Pending pending = new Pending(request, new CompletableFuture<>());
+  /** {@code table} is the catalog's current view (a rename keeps the lane but changes the id events carry). */
+  CompletableFuture<CommitResult> submit(TableRef table, CommitRequest request) {
+    Pending pending = new Pending(table, request, new CompletableFuture<>());
     boolean startDrain;
     synchronized (queue) {
       if (queue.size() >= settings.maxQueuedPerTable()) {
@@ -173,10 +173,9 @@ final class CommitLane {
       ManifestNaming.Scheme scheme = current.scheme();
       CommitContext ctx = new CommitContext(version, clock.instant(), TransactionFiles.fileName(txn),
           settings.writerVersion(), false, settings.defaultStorageVersion());
-      // The principal is recorded in the table's own history, so an event rebuilt from storage still names it.
-      Transaction recorded = toApply.toBuilder()
-          .putTransactionProperties(VersionEvents.ACTOR_PROPERTY, actorOf(pending.request()))
-          .build();
+      // Written exactly as the writer sent it (after a rebase, as rebased): a stock Lance writer that verifies
+      // the outcome of a lost answer compares the landed transaction with its own.
+      Transaction recorded = toApply;
       TableState next = buildNext(current, recorded, kind, ctx);
       byte[] file = new ManifestFile(next.manifest(), next.indices(), Optional.of(recorded)).encode();
       storage.writeTransactionFile(recorded); // before the manifest, like Lance: a version never lacks its .txn
@@ -195,7 +194,7 @@ final class CommitLane {
       String manifestUri = storage.manifestUri(version, scheme);
       CommitResult result =
           new CommitResult(version, txn.getReadVersion(), txn.getUuid(), manifestUri, kind.lanceName());
-      CommitEvent event = CommitEventFactory.committed(table, current.latest(), next, txn, kind, manifestUri,
+      CommitEvent event = CommitEventFactory.committed(pending.table(), current.latest(), next, txn, kind, manifestUri,
           pending.request().actor(), clock.instant());
       publishThenAnswer(pending, event, result);
       return;
@@ -252,10 +251,6 @@ final class CommitLane {
     byte[] bytes = storage.location().store().get(storage.location().key(path)).orElseThrow(() ->
         new StoreException("Deletion file " + path + " of fragment " + fragment.getId() + " is missing"));
     return DeletionVectors.read(fragment, bytes);
-  }
-
-  private static String actorOf(CommitRequest request) {
-    return request.actor() == null || request.actor().isBlank() ? CommitEvent.ANONYMOUS : request.actor();
   }
 
   private enum WriteOutcome { WRITTEN, TAKEN }
@@ -317,7 +312,7 @@ final class CommitLane {
     // The first answer may have been lost together with its event: publish again; consumers drop the duplicate.
     ManifestFile landed = storage.readManifest(version, scheme).orElseThrow();
     TableState previous = storage.readManifest(version - 1, scheme).map(storage::stateOf).orElse(null);
-    CommitEvent event = CommitEventFactory.committed(table, previous, storage.stateOf(landed), storage.transactionOf(landed),
+    CommitEvent event = CommitEventFactory.committed(pending.table(), previous, storage.stateOf(landed), storage.transactionOf(landed),
         kind, manifestUri, pending.request().actor(), clock.instant());
     publishThenAnswer(pending, event, result);
   }
@@ -352,7 +347,7 @@ final class CommitLane {
     }
   }
 
-  private record Pending(CommitRequest request, CompletableFuture<CommitResult> result) {}
+  private record Pending(TableRef table, CommitRequest request, CompletableFuture<CommitResult> result) {}
 
   /**
    * The lane's view of the table: the latest version (null when the table has none yet), its naming scheme and the

@@ -12,8 +12,8 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
- * Routes each commit to its table's lane. Lanes are keyed by table location, so two catalog names for one dataset
- * still commit through one lane; an idle lane is dropped and rebuilt from the store on the next commit.
+ * Routes each commit to its table's lane, keyed by location and table uuid (a rename keeps the lane; events carry
+ * the id the catalog gives with each request). An idle lane is dropped and rebuilt from the store on the next commit.
  */
 public final class LaneCommitService implements CommitService {
   private final Function<String, StorageLocation> stores;
@@ -36,9 +36,10 @@ public final class LaneCommitService implements CommitService {
   @Override
   public CompletableFuture<CommitResult> commit(TableRef table, CommitRequest request) {
     try {
-      CommitLane lane = lanes.get(table.location(), location ->
-          new CommitLane(table, new TableStorage(stores.apply(location)), settings, events, executor, clock));
-      return lane.submit(request);
+      // A dropped table re-declared at the same location is another table (another uuid): another lane.
+      CommitLane lane = lanes.get(table.location() + "#" + table.tableUuid(), key ->
+          new CommitLane(table, new TableStorage(stores.apply(table.location())), settings, events, executor, clock));
+      return lane.submit(table, request);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }

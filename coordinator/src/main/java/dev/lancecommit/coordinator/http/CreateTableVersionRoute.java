@@ -96,7 +96,6 @@ final class CreateTableVersionRoute {
 
   private static Request parse(RoutingContext ctx) {
     JsonBody body = JsonBody.parse(ctx.body().buffer());
-    LOG.info("PROBE CreateTableVersion {} {}", ctx.request().uri(), ctx.body().asString());
     List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
     if (body.string("branch").isPresent()) {
       throw ApiException.unsupportedOption(OPERATION, "branch");

@@ -13,9 +13,10 @@ import java.util.function.Function;
  * Whether a table's versions are managed through the namespace: DescribeTable and DeclareTable then answer
  * {@code managed_versioning: true} and stock Lance clients commit with CreateTableVersion instead of writing the
  * final manifest themselves. Set per table with the table property {@value #PROPERTY} ({@code true} or
- * {@code false}) at declare or register time. A table declared without it takes the value of the nearest enclosing
- * namespace whose properties set it (stock Lance declares tables with no properties when it creates them, so this
- * is how its tables become managed); tables without it follow the server default.
+ * {@code false}) at declare or register time. A table declared or registered without it takes the value of the
+ * nearest enclosing namespace whose properties set it (stock Lance declares the tables it creates with no properties,
+ * so this is how they become managed); the property is then stored on the table. Tables without it follow the server
+ * default ({@link RestServerOptions#managedVersioningByDefault()}).
  */
 final class ManagedVersioning {
   static final String PROPERTY = "managed_versioning";
