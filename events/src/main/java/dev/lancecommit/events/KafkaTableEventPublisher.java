@@ -15,10 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -122,23 +119,8 @@ public final class KafkaTableEventPublisher implements TableEventPublisher {
   }
 
   private static Properties producerProperties(Builder builder) {
-    long timeoutMs = builder.publishTimeout.toMillis();
-    Properties props = new Properties();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, builder.bootstrapServers);
-    props.put(ProducerConfig.CLIENT_ID_CONFIG, "lance-table-events");
-    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    props.put(ProducerConfig.ACKS_CONFIG, "all");
-    props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
-    props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-    // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms.
-    props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeoutMs);
-    props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(30_000, timeoutMs / 2));
-    props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeoutMs);
-    props.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
-    props.putAll(builder.producerProperties);
-    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-    return props;
+    return EventProducers.properties(builder.bootstrapServers, "lance-table-events", builder.publishTimeout,
+        builder.producerProperties);
   }
 
   /** Builder; defaults match {@link KafkaCommitEventPublisher} (topic, source, timeout). */
