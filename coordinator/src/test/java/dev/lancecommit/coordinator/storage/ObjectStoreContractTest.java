@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator.storage;
 
+import dev.lancecommit.testing.ForwardingObjectStore;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,13 +1,15 @@
-package dev.lancecommit.coordinator.storage;
+package dev.lancecommit.testing;
 
+import dev.lancecommit.coordinator.storage.ObjectInfo;
+import dev.lancecommit.coordinator.storage.ObjectStore;
 import java.util.List;
 import java.util.Optional;
 
 /** Delegates every call; tests override single methods to build deliberately broken stores. */
-class ForwardingObjectStore implements ObjectStore {
+public class ForwardingObjectStore implements ObjectStore {
   protected final ObjectStore delegate;
 
-  ForwardingObjectStore(ObjectStore delegate) {
+  public ForwardingObjectStore(ObjectStore delegate) {
     this.delegate = delegate;
   }
 
