@@ -3,8 +3,10 @@ package dev.lancecommit.rules;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.lancecommit.format.pb.CompactedSsTable;
 import dev.lancecommit.format.pb.IndexMetadata;
 import dev.lancecommit.format.pb.MemWalIndexDetails;
+import dev.lancecommit.format.pb.ShardedMemWalIndexDetails;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -13,10 +15,10 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * The MemWAL system index as Lance Nov-2025 keeps it: one {@code __lance_mem_wal} index whose details list the
- * MemWALs. 2026 Lance redesigned MemWAL (shards, compacted SSTables) and reuses the same protobuf field numbers
- * with other types; whatever does not decode cleanly as the Nov-2025 messages is refused as unsupported rather
- * than guessed at.
+ * The MemWAL system index ({@code __lance_mem_wal}) in both generations: Nov-2025 details list the MemWALs
+ * ({@link #update}); 2026 details record, per shard, the latest SSTable generation compacted into the base table
+ * ({@link #recordCompacted}). Which generation a transaction is in is decided by {@link MemWalFormat} and, when its
+ * bytes fit both, by the table's own MemWAL index ({@link #generationOf}); what stays ambiguous is refused.
  */
 final class MemWalIndex {
   static final String DETAILS_TYPE_URL = "/lance.table.MemWalIndexDetails";
@@ -40,6 +42,115 @@ final class MemWalIndex {
       decoded.add(memWal);
     }
     return decoded;
+  }
+
+  /**
+   * The generation a transaction's MemWAL reading is in. A reading that fits both generations (or has no entries)
+   * takes the generation of the table's MemWAL index; with no index, or an index that fits both, it is refused.
+   */
+  static MemWalFormat.Generation generationOf(MemWalFormat.Reading reading, List<IndexMetadata> indices, String what) {
+    switch (reading.shape()) {
+      case NOV_2025:
+        return MemWalFormat.Generation.NOV_2025;
+      case LANCE_2026:
+        return MemWalFormat.Generation.LANCE_2026;
+      case NEITHER:
+        throw new UnsupportedOperationTypeException(what + " (" + reading.problem() + ")");
+      default:
+        break;
+    }
+    IndexMetadata current = find(indices);
+    MemWalFormat.Shape table = current == null ? null : MemWalFormat.indexDetails(current).shape();
+    if (table == MemWalFormat.Shape.NOV_2025) {
+      return MemWalFormat.Generation.NOV_2025;
+    }
+    if (table == MemWalFormat.Shape.LANCE_2026) {
+      return MemWalFormat.Generation.LANCE_2026;
+    }
+    String entries = reading.shape() == MemWalFormat.Shape.EMPTY ? "has no MemWAL entries"
+        : "has entries that read as both Nov-2025 MemWals and 2026 CompactedSsTables";
+    throw new UnsupportedOperationTypeException(what + " that " + entries + " on a table whose MemWAL index "
+        + (current == null ? "does not exist" : "is empty or unreadable")
+        + ": the MemWAL generation is ambiguous (Nov-2025 and 2026 Lance would build different manifests)");
+  }
+
+  private static IndexMetadata find(List<IndexMetadata> indices) {
+    for (IndexMetadata index : indices) {
+      if (IndexRetention.MEM_WAL_INDEX_NAME.equals(index.getName())) {
+        return index;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Lance 2026's {@code update_mem_wal_index_compacted_sstables} (final 2026 form): each shard may advance once per
+   * transaction and only forwards (a proposed generation not above the recorded one fails the whole transaction);
+   * the table must have a MemWAL index; the index is replaced in place under a new uuid (derived from the
+   * transaction, so building is repeatable) stamped with the new version. Every other details field, unknown ones
+   * included, is carried through. No entries: nothing changes.
+   */
+  static List<IndexMetadata> recordCompacted(List<IndexMetadata> indices, ManifestDraft draft,
+      List<CompactedSsTable> compacted) {
+    if (compacted.isEmpty()) {
+      return indices;
+    }
+    Set<ByteString> shards = new HashSet<>();
+    for (CompactedSsTable sstable : compacted) {
+      if (!shards.add(sstable.getShardId().getUuid())) {
+        throw new InvalidTransactionException("Duplicate shard " + MemWalFormat.shardId(sstable)
+            + " in one SSTable compaction update; each shard may advance at most once per transaction");
+      }
+    }
+    int position = -1;
+    for (int i = 0; i < indices.size() && position < 0; i++) {
+      if (IndexRetention.MEM_WAL_INDEX_NAME.equals(indices.get(i).getName())) {
+        position = i;
+      }
+    }
+    if (position < 0) {
+      throw new InvalidTransactionException("Cannot record SSTable compaction progress: the "
+          + IndexRetention.MEM_WAL_INDEX_NAME + " system index does not exist on this table");
+    }
+    ShardedMemWalIndexDetails.Builder details =
+        MemWalFormat.lanceDetailsOf(indices.get(position).getIndexDetails()).toBuilder();
+    for (CompactedSsTable proposed : compacted) {
+      boolean found = false;
+      for (int i = 0; i < details.getCompactedSstablesCount(); i++) {
+        CompactedSsTable recorded = details.getCompactedSstables(i);
+        if (recorded.getShardId().getUuid().equals(proposed.getShardId().getUuid())) {
+          if (proposed.getGeneration() <= recorded.getGeneration()) {
+            throw new InvalidTransactionException("Stale SSTable compaction for shard "
+                + MemWalFormat.shardId(proposed) + ": proposed generation " + proposed.getGeneration()
+                + " is not greater than the recorded generation " + recorded.getGeneration());
+          }
+          details.setCompactedSstables(i, recorded.toBuilder().setGeneration(proposed.getGeneration()));
+          found = true;
+        }
+      }
+      if (!found) {
+        details.addCompactedSstables(proposed);
+      }
+    }
+    long newVersion = draft.ctx().version();
+    List<IndexMetadata> result = new ArrayList<>(indices);
+    result.set(position, indexEntry(draft, newVersion, details.build().toByteString()));
+    return result;
+  }
+
+  private static IndexMetadata indexEntry(ManifestDraft draft, long datasetVersion, ByteString details) {
+    long newVersion = draft.ctx().version();
+    UUID uuid = UUID.nameUUIDFromBytes(
+        (draft.txn().getUuid() + "/" + IndexRetention.MEM_WAL_INDEX_NAME + "/" + newVersion)
+            .getBytes(StandardCharsets.UTF_8));
+    return IndexMetadata.newBuilder()
+        .setUuid(dev.lancecommit.format.pb.UUID.newBuilder().setUuid(Uuids.toBytes(uuid)))
+        .setName(IndexRetention.MEM_WAL_INDEX_NAME)
+        .setDatasetVersion(datasetVersion)
+        .setIndexDetails(Any.newBuilder().setTypeUrl(DETAILS_TYPE_URL).setValue(details))
+        .setIndexVersion(0)
+        .setCreatedAt(draft.ctx().timestamp().toEpochMilli())
+        .build();
   }
 
   static MemWalIndexDetails.MemWal singleMemWal(List<ByteString> raw) {
@@ -83,17 +194,7 @@ final class MemWalIndex {
     updated.forEach(m -> list.add(m.toBuilder().setLastUpdatedDatasetVersion(newVersion).build()));
 
     MemWalIndexDetails details = MemWalIndexDetails.newBuilder().addAllMemWalList(list).build();
-    UUID uuid = UUID.nameUUIDFromBytes(
-        (draft.txn().getUuid() + "/" + IndexRetention.MEM_WAL_INDEX_NAME + "/" + newVersion)
-            .getBytes(StandardCharsets.UTF_8));
-    result.add(IndexMetadata.newBuilder()
-        .setUuid(dev.lancecommit.format.pb.UUID.newBuilder().setUuid(Uuids.toBytes(uuid)))
-        .setName(IndexRetention.MEM_WAL_INDEX_NAME)
-        .setDatasetVersion(draft.txn().getReadVersion())
-        .setIndexDetails(Any.newBuilder().setTypeUrl(DETAILS_TYPE_URL).setValue(details.toByteString()))
-        .setIndexVersion(0)
-        .setCreatedAt(draft.ctx().timestamp().toEpochMilli())
-        .build());
+    result.add(indexEntry(draft, draft.txn().getReadVersion(), details.toByteString()));
     return result;
   }
 
@@ -104,11 +205,13 @@ final class MemWalIndex {
     try {
       MemWalIndexDetails details = MemWalIndexDetails.parseFrom(index.getIndexDetails().getValue());
       if (!details.getUnknownFields().asMap().isEmpty()) {
-        throw new UnsupportedOperationTypeException("UpdateMemWalState on a table with a 2026 MemWAL index");
+        throw new UnsupportedOperationTypeException("a Nov-2025 MemWAL update on a table whose MemWAL index is not"
+            + " Nov-2025");
       }
       return details;
     } catch (InvalidProtocolBufferException e) {
-      throw new UnsupportedOperationTypeException("UpdateMemWalState on a table with a 2026 MemWAL index");
+      throw new UnsupportedOperationTypeException("a Nov-2025 MemWAL update on a table whose MemWAL index is not"
+          + " Nov-2025");
     }
   }
 }

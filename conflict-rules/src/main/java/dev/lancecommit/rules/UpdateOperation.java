@@ -67,12 +67,28 @@ final class UpdateOperation {
     draft.setFragments(fragments);
     indices = IndexRetention.retainRelevant(indices, draft.schemaFieldIds(), draft.fragmentIds());
 
-    if (update.getMemWalToMergeOrCompactedSstablesCount() > 0) {
-      MemWalIndexDetails.MemWal merged = MemWalIndex.singleMemWal(update.getMemWalToMergeOrCompactedSstablesList());
-      indices = MemWalIndex.update(indices, draft, List.of(),
-          List.of(merged.toBuilder().setState(MemWalIndexDetails.MemWal.State.MERGED).build()), List.of(merged));
-    }
+    indices = applyMemWal(draft, update, indices);
     draft.setIndices(indices);
+  }
+
+  /**
+   * Field 5. Nov-2025 mem_wal_to_merge: the merged MemWAL is marked MERGED. 2026 compacted_sstables: the shards'
+   * compacted generations advance, as with a 2026 UpdateMemWalState, in the same commit as the rows.
+   */
+  private static List<IndexMetadata> applyMemWal(ManifestDraft draft, Transaction.Update update,
+      List<IndexMetadata> indices) {
+    MemWalFormat.Reading reading = MemWalFormat.update(update);
+    if (reading.shape() == MemWalFormat.Shape.EMPTY) {
+      return indices;
+    }
+    return switch (MemWalIndex.generationOf(reading, indices, "Update with MemWAL entries")) {
+      case NOV_2025 -> {
+        MemWalIndexDetails.MemWal merged = MemWalIndex.singleMemWal(update.getMemWalToMergeOrCompactedSstablesList());
+        yield MemWalIndex.update(indices, draft, List.of(),
+            List.of(merged.toBuilder().setState(MemWalIndexDetails.MemWal.State.MERGED).build()), List.of(merged));
+      }
+      case LANCE_2026 -> MemWalIndex.recordCompacted(indices, draft, reading.sstables());
+    };
   }
 
   /** Created-at version of every row of the source fragments, by stable row id. */

@@ -13,8 +13,9 @@ import java.util.Map;
 
 /**
  * The named conditions of the matrix. Ids from the reference (§5) keep their names (k1 k2 k3 f1 i1 i2 i3 r1 d1 m1 m2
- * m3 b1); "o1" is the reference's "R if overlap" and "du" its D/U-rebase rule; k4 i4 d2 n1 s1 p1 are the 2026
- * changes (§7).
+ * m3 b1); "o1" is the reference's "R if overlap" and "du" its D/U-rebase rule; k4 i4 d2 n1 s1 p1 w1 w2 w3 are the
+ * 2026 changes (§7). m1..m3 apply to Nov-2025 MemWAL entries and w1 to 2026 ones: the matrix's "m1/w1" cells pick
+ * one by the entries' wire shape ({@link GenerationDispatch}).
  */
 final class Conditions {
   private Conditions() {}
@@ -121,21 +122,47 @@ final class Conditions {
       EnumSet.of(COMPATIBLE, RETRYABLE, INCOMPATIBLE), false, FieldOverlap::d2);
 
   static final ConflictCondition M1 = new SimpleCondition("m1",
-      "MemWAL ids (Update vs UpdateMemWalState). C when ours merges no MemWAL. X when the committed added or updated"
-          + " MemWALs contain the id (region, generation) ours merges, or either side lists more than one MemWAL. The"
-          + " raw mem_wal_to_merge / added / updated bytes are read as Nov-2025 MemWalIndexDetails.MemWal; entries that"
-          + " do not parse cleanly (e.g. 2026 compacted SSTables) -> R. Else C.",
+      "Nov-2025 MemWAL ids (Update vs UpdateMemWalState). C when ours merges no MemWAL. X when the committed added or"
+          + " updated MemWALs contain the id (region, generation) ours merges, or either side lists more than one"
+          + " MemWAL. The raw mem_wal_to_merge / added / updated bytes are read as Nov-2025 MemWalIndexDetails.MemWal;"
+          + " entries that do not parse cleanly -> R. Else C.",
       EnumSet.of(COMPATIBLE, RETRYABLE, INCOMPATIBLE), false, MemWalIds::m1);
 
   static final ConflictCondition M2 = new SimpleCondition("m2",
-      "UpdateMemWalState vs Update. C when the committed Update merged a MemWAL (mem_wal_to_merge present), else X.",
+      "Nov-2025 UpdateMemWalState vs Update. C when the committed Update merged a MemWAL (mem_wal_to_merge present),"
+          + " else X.",
       C_X, false, MemWalIds::m2);
 
   static final ConflictCondition M3 = new SimpleCondition("m3",
-      "UpdateMemWalState vs UpdateMemWalState. C when either side has no added and no updated MemWAL (trim only);"
-          + " X when an added/updated MemWAL of one side has the id of an added/updated MemWAL of the other, or either"
-          + " list holds more than one MemWAL; entries that are not Nov-2025 MemWals -> R; else C.",
+      "Nov-2025 UpdateMemWalState vs UpdateMemWalState. C when either side has no added and no updated MemWAL (trim"
+          + " only); X when an added/updated MemWAL of one side has the id of an added/updated MemWAL of the other, or"
+          + " either list holds more than one MemWAL; entries that are not Nov-2025 MemWals -> R; else C.",
       EnumSet.of(COMPATIBLE, RETRYABLE, INCOMPATIBLE), true, MemWalIds::m3);
+
+  static final ConflictCondition W1 = new SimpleCondition("w1",
+      "[2026] MemWAL shard + generation (Update vs UpdateMemWalState, UpdateMemWalState vs Update or"
+          + " UpdateMemWalState). Each side's compacted SSTables (Update.compacted_sstables, field 5;"
+          + " UpdateMemWalState.compacted_sstables, field 1) are (shard uuid, generation) pairs. For a shard both"
+          + " compact: X when the committed generation is >= ours (that SSTable is already compacted or superseded),"
+          + " R when it is lower (re-run on the new state); no common shard (or either side compacts none) -> C. Lance"
+          + " answers for the first common shard it meets; here an X on any shard wins. The reason names the shard and"
+          + " both generations. Used through the m/w cells: Nov-2025 entries go to m1/m2/m3, 2026 ones here; entries"
+          + " that fit both generations (a MemWal holding only a 16-character region and generation 0) are tried both"
+          + " ways, and disagreement, sides of different generations or unreadable entries -> R.",
+      EnumSet.of(COMPATIBLE, RETRYABLE, INCOMPATIBLE), false, MemWalShards::w1);
+
+  static final ConflictCondition W2 = new SimpleCondition("w2",
+      "[2026] CreateIndex vs UpdateMemWalState. X, as in Nov-2025, unless our new indices include the MemWAL index"
+          + " (__lance_mem_wal) and the committed UpdateMemWalState is not Nov-2025: Lance 2026 then merges the"
+          + " committed compacted SSTables into our MemWAL index; this build does not rebase indices, so R.",
+      EnumSet.of(RETRYABLE, INCOMPATIBLE), false, MemWalShards::w2);
+
+  static final ConflictCondition W3 = new SimpleCondition("w3",
+      "[2026] UpdateMemWalState vs CreateIndex. C (as in Nov-2025) unless the committed CreateIndex publishes a"
+          + " 2026 MemWAL index (__lance_mem_wal) and ours is a 2026 UpdateMemWalState: then w1 between the compacted"
+          + " SSTables recorded in that index's details and ours. Generations that cannot be told apart and disagree,"
+          + " or differ between the sides, -> R.",
+      EnumSet.of(COMPATIBLE, RETRYABLE, INCOMPATIBLE), false, MemWalShards::w3);
 
   static final ConflictCondition B1 = new SimpleCondition("b1",
       "Base paths (UpdateBases vs UpdateBases). X when a new base of ours and a committed new base have the same"
@@ -161,7 +188,7 @@ final class Conditions {
 
   /** Every named condition, in SPEC.md order. */
   static final List<ConflictCondition> ALL =
-      List.of(O1, DU, K1, K2, K3, K4, F1, I1, I2, I3, I4, R1, D1, D2, M1, M2, M3, B1, N1, S1, P1);
+      List.of(O1, DU, K1, K2, K3, K4, F1, I1, I2, I3, I4, R1, D1, D2, M1, M2, M3, W1, W2, W3, B1, N1, S1, P1);
 
   static Map<String, ConflictCondition> byName() {
     Map<String, ConflictCondition> byName = new LinkedHashMap<>();

@@ -35,7 +35,8 @@ import java.util.Set;
 /**
  * Lance's conflict matrix as data: rows are the committing operation (ours), columns the committed one (theirs).
  * A cell is C (compatible), R (retryable), X (incompatible) or a condition id; "a+b" checks a then b (Lance's
- * pre-checks run before the per-operation rule). Baseline: the Nov-2025 matrix of lance-format.md §5, with the 2026
+ * pre-checks run before the per-operation rule); "a/b" is a for Nov-2025 MemWAL entries and b for 2026 ones
+ * ({@link GenerationDispatch}). Baseline: the Nov-2025 matrix of lance-format.md §5, with the 2026
  * changes of §7 that the protobuf can express; SPEC.md is generated from {@link #standard()}.
  */
 public final class ConflictMatrix {
@@ -48,16 +49,16 @@ public final class ConflictMatrix {
       .row(APPEND,                    "C   C   X   C   C   n1  X   C   C      n1     C   C   X   C   C   R   R")
       .row(DELETE,                    "C   du  X   C   o1  R   X   C   du     C      C   o1  X   C   C   R   R")
       .row(OVERWRITE,                 "C   C   k4  C   C   C   C   C   C      C      k1  C   X   C   C   R   R")
-      .row(CREATE_INDEX,              "C   C   X   f1  i1  C   X   C   i4     C      C   i2  X   C   C   R   R")
+      .row(CREATE_INDEX,              "C   C   X   f1  i1  C   X   C   i4     C      C   i2  w2  C   C   R   R")
       .row(REWRITE,                   "C   o1  X   i3  r1  R   X   C   o1     C      C   o1  C   C   C   R   R")
       .row(MERGE,                     "R   R   X   C   R   R   X   C   R      X      s1  R   X   C   C   R   R")
       .row(RESTORE,                   "C   C   C   C   C   C   C   C   C      C      C   C   X   C   C   R   R")
       .row(RESERVE_FRAGMENTS,         "C   C   X   C   C   C   X   C   C      C      C   C   C   C   C   R   R")
-      .row(UPDATE,                    "p1  du  X   C   o1  R   X   C   p1+du  n1     C   o1  m1  C   C   R   R")
+      .row(UPDATE,                    "p1  du  X   C   o1  R   X   C   p1+du  n1     C   o1  m1/w1 C C   R   R")
       .row(PROJECT,                   "n1  C   X   C   C   R   X   C   n1     R      C   n1  X   C   C   R   R")
       .row(UPDATE_CONFIG,             "C   C   k2  C   C   s1  C   C   C      C      k3  C   C   C   C   R   R")
       .row(DATA_REPLACEMENT,          "C   d2  X   i2  o1  R   X   C   d2     n1+d2  C   d1  X   C   C   R   R")
-      .row(UPDATE_MEM_WAL_STATE,      "X   X   X   C   C   X   X   C   m2     X      C   X   m3  X   C   X   R")
+      .row(UPDATE_MEM_WAL_STATE,      "X   X   X   w3  C   X   X   C   m2/w1  X      C   X   m3/w1 X C   X   R")
       .row(CLONE,                     "C   C   C   C   C   C   C   C   C      C      C   C   C   C   C   R   R")
       .row(UPDATE_BASES,              "C   C   C   C   C   C   C   C   C      C      C   C   C   C   b1  R   R")
       .row(DATA_OVERLAY,              "R   R   X   R   R   R   X   R   R      R      R   R   X   R   R   R   R")
@@ -141,6 +142,9 @@ public final class ConflictMatrix {
     if (cell instanceof Cell.Conditional conditional) {
       if (conditional.condition() instanceof SequenceCondition sequence) {
         return sequence.parts();
+      }
+      if (conditional.condition() instanceof GenerationDispatch dispatch) {
+        return dispatch.parts();
       }
       return List.of(conditional.condition());
     }
@@ -231,6 +235,14 @@ public final class ConflictMatrix {
 
     private static ConflictCondition resolve(
         String token, Map<String, ConflictCondition> named, Map<String, ConflictCondition> sequences) {
+      if (token.contains("/") && !token.contains("+")) {
+        String[] generations = token.split("/");
+        if (generations.length != 2) {
+          throw new IllegalStateException("A MemWAL cell names two conditions, not '" + token + "'");
+        }
+        return sequences.computeIfAbsent(token, t -> new GenerationDispatch(
+            resolve(generations[0], named, sequences), resolve(generations[1], named, sequences)));
+      }
       if (!token.contains("+")) {
         ConflictCondition condition = named.get(token);
         if (condition == null) {

@@ -84,7 +84,8 @@ public final class SpecWriter {
         + " else COMPATIBLE, rule `compatible-with-all`; both name the newest version.\n\n");
     md.append("A cell `a+b` checks `a`, then `b` (Lance runs its 2026 pre-checks before the per-operation rule): the"
         + " first R or X decides and names the rule, REBASE verdicts are collected, C (rule `a+b`) only when every"
-        + " part says C.\n\n");
+        + " part says C. A cell `a/b` chooses by MemWAL format: `a` when both sides carry Nov-2025 MemWAL entries,"
+        + " `b` when both carry 2026 (shard) entries, R when they differ or cannot be told apart.\n\n");
 
     md.append("## Matrix\n\n");
     md.append("Rows: ours (committing). Columns: theirs (already committed). ");

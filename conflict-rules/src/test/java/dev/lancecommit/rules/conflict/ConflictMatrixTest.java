@@ -73,6 +73,12 @@ class ConflictMatrixTest {
     table.get(DATA_REPLACEMENT).put(MERGE, "R");
     table.get(UPDATE).put(APPEND, "p1");                         // primary-key inserted_rows filters
     table.get(UPDATE).put(UPDATE, "p1+du");
+    // MemWAL keyed on shard + generation of compacted SSTables; Nov-2025 entries keep m1..m3.
+    table.get(UPDATE).put(UPDATE_MEM_WAL_STATE, "m1/w1");
+    table.get(UPDATE_MEM_WAL_STATE).put(UPDATE, "m2/w1");
+    table.get(UPDATE_MEM_WAL_STATE).put(UPDATE_MEM_WAL_STATE, "m3/w1");
+    table.get(CREATE_INDEX).put(UPDATE_MEM_WAL_STATE, "w2");
+    table.get(UPDATE_MEM_WAL_STATE).put(CREATE_INDEX, "w3");
     // DataOverlay and UserOperation: conservative R, X where Lance says X or the operation cannot be applied.
     for (OperationKind ours : NOV_2025_COLUMNS) {
       table.get(ours).put(DATA_OVERLAY, ours == UPDATE_MEM_WAL_STATE ? "X" : "R");
@@ -145,8 +151,8 @@ class ConflictMatrixTest {
   void constantRulesHaveStableKebabNames() {
     assertThat(ConflictMatrix.standard().cell(APPEND, OVERWRITE))
         .isEqualTo(new Cell.Constant(Kind.INCOMPATIBLE, "append-vs-overwrite", ""));
-    assertThat(((Cell.Constant) ConflictMatrix.standard().cell(UPDATE_MEM_WAL_STATE, CREATE_INDEX)).rule())
-        .isEqualTo("update-mem-wal-state-vs-create-index");
+    assertThat(((Cell.Constant) ConflictMatrix.standard().cell(UPDATE_MEM_WAL_STATE, REWRITE)).rule())
+        .isEqualTo("update-mem-wal-state-vs-rewrite");
     assertThat(((Cell.Constant) ConflictMatrix.standard().cell(DATA_REPLACEMENT, MERGE)).note()).contains("[2026]");
   }
 
@@ -154,8 +160,8 @@ class ConflictMatrixTest {
   void everyConditionIsUsedAndListedOnce() {
     ConflictMatrix matrix = ConflictMatrix.standard();
     assertThat(matrix.conditions()).extracting(ConflictCondition::name).containsExactly(
-        "o1", "du", "k1", "k2", "k3", "k4", "f1", "i1", "i2", "i3", "i4", "r1", "d1", "d2", "m1", "m2", "m3", "b1",
-        "n1", "s1", "p1");
+        "o1", "du", "k1", "k2", "k3", "k4", "f1", "i1", "i2", "i3", "i4", "r1", "d1", "d2", "m1", "m2", "m3", "w1",
+        "w2", "w3", "b1", "n1", "s1", "p1");
     for (ConflictCondition condition : matrix.conditions()) {
       assertThat(matrix.cellsUsing(condition)).as(condition.name()).isNotEmpty();
       assertThat(matrix.condition(condition.name())).contains(condition);

@@ -144,8 +144,7 @@ class ConflictPropertiesTest {
         new Pair(OperationKind.MERGE, OperationKind.UPDATE_CONFIG),
         new Pair(OperationKind.APPEND, OperationKind.PROJECT),
         new Pair(OperationKind.UPDATE_CONFIG, OperationKind.UPDATE_CONFIG),
-        new Pair(OperationKind.UPDATE_BASES, OperationKind.UPDATE_BASES),
-        new Pair(OperationKind.UPDATE_MEM_WAL_STATE, OperationKind.UPDATE_MEM_WAL_STATE));
+        new Pair(OperationKind.UPDATE_BASES, OperationKind.UPDATE_BASES));
     assertThat(referenceIncompatiblePairs()).contains(new Pair(OperationKind.APPEND, OperationKind.OVERWRITE))
         .hasSizeGreaterThan(50);
     Map<OperationKind, Map<OperationKind, String>> table = ConflictMatrixTest.expectedTable();

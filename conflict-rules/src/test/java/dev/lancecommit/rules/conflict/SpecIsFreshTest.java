@@ -35,7 +35,7 @@ class SpecIsFreshTest {
   @Test
   void specShowsEveryCellAndCondition() {
     String rendered = SpecWriter.render(ConflictMatrix.standard());
-    assertThat(rendered).contains("| **Update** | p1 | du | X | C | o1 | R | X | C | p1+du | n1 | C | o1 | m1 | C | C"
+    assertThat(rendered).contains("| **Update** | p1 | du | X | C | o1 | R | X | C | p1+du | n1 | C | o1 | m1/w1 | C | C"
         + " | R | R |");
     for (ConflictCondition condition : ConflictMatrix.standard().conditions()) {
       assertThat(rendered).contains("### " + condition.name() + "\n\n" + condition.description());
