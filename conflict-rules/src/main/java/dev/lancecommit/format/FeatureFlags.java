@@ -23,13 +23,14 @@ public final class FeatureFlags {
   public static final long BASE_PATHS = 16;
   public static final long DISABLE_TRANSACTION_FILE = 32;
 
-  // Bits added by 2026 Lance. This build implements none of them, so a table carrying one is refused.
+  // Bits added by 2026 Lance. This build implements none of them, so a table carrying one is refused. Bits from
+  // 2048 up mean different things on different Lance branches and are named "unknown" here; the semantic-types
+  // flag, whose bit is not assigned yet, is configured through FormatFeatures.
   public static final long UNSTABLE_DATA_OVERLAY_FILES = 64;
   public static final long COVERED_INDEX_METADATA = 128;
   public static final long MIXED_DATA_FILE_VERSIONS = 256;
   public static final long FRAG_REUSE_WITH_STABLE_ROW_IDS = 512;
   public static final long FRAGMENT_REUSE_INDEX = 1024;
-  public static final long SEMANTIC_TYPES = 2048;
 
   public static final Set<Long> KNOWN_READER = Set.of(1L, 2L, 4L, 8L, 16L, 32L);
   public static final Set<Long> KNOWN_WRITER = Set.of(1L, 2L, 4L, 8L, 16L, 32L);
@@ -46,7 +47,13 @@ public final class FeatureFlags {
    * @throws UnsupportedFeatureException naming the unknown reader bits
    */
   public static void ensureReadable(Manifest manifest) {
-    long unknown = manifest.getReaderFeatureFlags() & ~KNOWN_READER_MASK;
+    ensureReadable(manifest, FormatFeatures.standard());
+  }
+
+  /** {@link #ensureReadable(Manifest)} for a coordinator that also understands {@code features}. */
+  public static void ensureReadable(Manifest manifest, FormatFeatures features) {
+    ensureConsistent(manifest, features);
+    long unknown = manifest.getReaderFeatureFlags() & ~features.knownReaderMask();
     if (unknown != 0) {
       throw new UnsupportedFeatureException(
           "table version " + manifest.getVersion() + " requires reader features this coordinator does not"
@@ -61,11 +68,27 @@ public final class FeatureFlags {
    * @throws UnsupportedFeatureException naming the unknown writer bits
    */
   public static void ensureWritable(Manifest latest) {
-    long unknown = latest.getWriterFeatureFlags() & ~KNOWN_WRITER_MASK;
+    ensureWritable(latest, FormatFeatures.standard());
+  }
+
+  /** {@link #ensureWritable(Manifest)} for a coordinator that also understands {@code features}. */
+  public static void ensureWritable(Manifest latest, FormatFeatures features) {
+    ensureConsistent(latest, features);
+    long unknown = latest.getWriterFeatureFlags() & ~features.knownWriterMask();
     if (unknown != 0) {
       throw new UnsupportedFeatureException(
           "table version " + latest.getVersion() + " requires writer features this coordinator does not"
               + " support: " + describe(unknown));
+    }
+  }
+
+  /** A paired flag (set in both words by definition) that is set in only one of them makes the manifest invalid. */
+  private static void ensureConsistent(Manifest manifest, FormatFeatures features) {
+    long paired = features.semanticTypesFlag();
+    if (paired != 0 && (manifest.getReaderFeatureFlags() & paired) != (manifest.getWriterFeatureFlags() & paired)) {
+      throw new UnsupportedFeatureException("table version " + manifest.getVersion() + " sets the semantic-types"
+          + " flag (" + Long.toUnsignedString(paired) + ") in only one of its reader and writer feature flags; such"
+          + " a manifest is invalid");
     }
   }
 
@@ -100,8 +123,21 @@ public final class FeatureFlags {
    */
   public static Manifest.Builder apply(
       Manifest.Builder manifest, boolean stableRowIds, boolean transactionFileWritten) {
-    long unknownReader = manifest.getReaderFeatureFlags() & ~KNOWN_READER_MASK;
-    long unknownWriter = manifest.getWriterFeatureFlags() & ~KNOWN_WRITER_MASK;
+    return apply(manifest, stableRowIds, transactionFileWritten, FormatFeatures.standard(), 0);
+  }
+
+  /**
+   * {@link #apply(Manifest.Builder, boolean, boolean)} for a coordinator that also understands {@code features},
+   * then sets {@code sticky} in both words: flags that, once a table has them, stay set in every later version
+   * whatever its content (the semantic-types flag, including across restores).
+   */
+  public static Manifest.Builder apply(Manifest.Builder manifest, boolean stableRowIds,
+      boolean transactionFileWritten, FormatFeatures features, long sticky) {
+    if ((sticky & ~(features.knownReaderMask() & features.knownWriterMask())) != 0) {
+      throw new IllegalArgumentException("Sticky flags " + describe(sticky) + " are not known to this build");
+    }
+    long unknownReader = manifest.getReaderFeatureFlags() & ~features.knownReaderMask();
+    long unknownWriter = manifest.getWriterFeatureFlags() & ~features.knownWriterMask();
     if ((unknownReader | unknownWriter) != 0) {
       throw new UnsupportedFeatureException(
           "cannot recompute feature flags of a manifest carrying features this coordinator does not support: "
@@ -142,6 +178,8 @@ public final class FeatureFlags {
     if (!transactionFileWritten) {
       writer |= DISABLE_TRANSACTION_FILE;
     }
+    reader |= sticky;
+    writer |= sticky;
     return manifest.setReaderFeatureFlags(reader).setWriterFeatureFlags(writer);
   }
 
@@ -182,7 +220,6 @@ public final class FeatureFlags {
     names.put(MIXED_DATA_FILE_VERSIONS, "MIXED_DATA_FILE_VERSIONS");
     names.put(FRAG_REUSE_WITH_STABLE_ROW_IDS, "FRAG_REUSE_WITH_STABLE_ROW_IDS");
     names.put(FRAGMENT_REUSE_INDEX, "FRAGMENT_REUSE_INDEX");
-    names.put(SEMANTIC_TYPES, "SEMANTIC_TYPES");
     return Map.copyOf(names);
   }
 }

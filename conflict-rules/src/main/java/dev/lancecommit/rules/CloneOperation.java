@@ -53,6 +53,7 @@ final class CloneOperation {
     }
 
     Manifest.Builder manifest = sourceManifest.toBuilder()
+        .setWriterVersion(ctx.writerVersion())
         .clearFragments()
         .addBasePaths(sourceRoot)
         .clearTag()
@@ -72,7 +73,9 @@ final class CloneOperation {
     for (IndexMetadata index : source.indices()) {
       indices.add(index.hasBaseId() ? index : index.toBuilder().setBaseId(baseId).build());
     }
-    ManifestBuilder.applyFeatureFlags(manifest, FeatureFlags.usesStableRowIds(sourceManifest));
+    // The clone is a table of the same kind: a sticky flag of the source (semantic types) stays set.
+    long sticky = ctx.features().isSemanticTypesTable(sourceManifest) ? ctx.features().semanticTypesFlag() : 0;
+    ManifestBuilder.applyFeatureFlags(manifest, FeatureFlags.usesStableRowIds(sourceManifest), ctx.features(), sticky);
     return new TableState(manifest.build(), indices);
   }
 

@@ -1,5 +1,6 @@
 package dev.lancecommit.rules;
 
+import dev.lancecommit.format.FormatFeatures;
 import dev.lancecommit.format.pb.Manifest;
 import java.time.Instant;
 import java.util.Objects;
@@ -16,6 +17,7 @@ import java.util.Objects;
  *     row ids (an existing table keeps the setting it was created with)
  * @param defaultStorageVersion data storage version of a created table whose transaction carries no data files,
  *     e.g. "2.1"
+ * @param features the optional format features this coordinator understands (the semantic-types flag)
  */
 public record CommitContext(
     long version,
@@ -23,9 +25,17 @@ public record CommitContext(
     String transactionFileName,
     Manifest.WriterVersion writerVersion,
     boolean newTableUsesStableRowIds,
-    String defaultStorageVersion) {
+    String defaultStorageVersion,
+    FormatFeatures features) {
 
   public static final String DEFAULT_STORAGE_VERSION = "2.1";
+
+  /** A context with no optional format feature. */
+  public CommitContext(long version, Instant timestamp, String transactionFileName,
+      Manifest.WriterVersion writerVersion, boolean newTableUsesStableRowIds, String defaultStorageVersion) {
+    this(version, timestamp, transactionFileName, writerVersion, newTableUsesStableRowIds, defaultStorageVersion,
+        FormatFeatures.standard());
+  }
 
   public CommitContext {
     if (version <= 0) {
@@ -35,6 +45,7 @@ public record CommitContext(
     Objects.requireNonNull(transactionFileName, "transactionFileName");
     Objects.requireNonNull(writerVersion, "writerVersion");
     Objects.requireNonNull(defaultStorageVersion, "defaultStorageVersion");
+    Objects.requireNonNull(features, "features");
     if (transactionFileName.isEmpty()) {
       throw new IllegalArgumentException("transactionFileName must not be empty");
     }
@@ -45,5 +56,10 @@ public record CommitContext(
       long version, Instant timestamp, String transactionFileName, Manifest.WriterVersion writerVersion) {
     return new CommitContext(
         version, timestamp, transactionFileName, writerVersion, false, DEFAULT_STORAGE_VERSION);
+  }
+
+  public CommitContext withFeatures(FormatFeatures newFeatures) {
+    return new CommitContext(version, timestamp, transactionFileName, writerVersion, newTableUsesStableRowIds,
+        defaultStorageVersion, newFeatures);
   }
 }

@@ -2,6 +2,7 @@ package dev.lancecommit.rules;
 
 import com.google.protobuf.Timestamp;
 import dev.lancecommit.format.FeatureFlags;
+import dev.lancecommit.format.FormatFeatures;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.BasePath;
 import dev.lancecommit.format.pb.DataFile;
@@ -56,7 +57,9 @@ public final class ManifestBuilder {
     }
     ManifestDraft draft = current == null ? startCreation(txn, ctx) : startFrom(current, txn, ctx);
     apply(draft, kind);
-    return finish(draft, kind == OperationKind.RESERVE_FRAGMENTS);
+    TableState next = finish(draft, kind == OperationKind.RESERVE_FRAGMENTS);
+    SchemaContract.checkBuilt(current, next.manifest(), txn, ctx.features());
+    return next;
   }
 
   /**
@@ -99,7 +102,8 @@ public final class ManifestBuilder {
     if (stableRowIds) {
       manifest.setNextRowId(Math.max(restored.manifest().getNextRowId(), previous.getNextRowId()));
     }
-    applyFeatureFlags(manifest, stableRowIds);
+    // A restore never takes a sticky flag away: the latest version's count, not the restored one's.
+    applyFeatureFlags(manifest, stableRowIds, ctx.features(), SemanticTypes.stickyFlags(current, txn, ctx.features()));
     return new TableState(manifest.build(), restored.indices());
   }
 
@@ -170,6 +174,9 @@ public final class ManifestBuilder {
       case DATA_REPLACEMENT -> DataReplacementOperation.apply(draft, txn.getDataReplacement());
       case UPDATE_BASES -> UpdateBasesOperation.apply(draft, txn.getUpdateBases());
       case UPDATE_MEM_WAL_STATE -> UpdateMemWalStateOperation.apply(draft, txn.getUpdateMemWalState());
+      case DATA_OVERLAY -> throw new UnsupportedOperationTypeException(kind.lanceName(), "overlay files are an"
+          + " unstable Lance feature (reader and writer flag 64, UNSTABLE_DATA_OVERLAY_FILES) whose layout may still"
+          + " change; Lance release builds refuse it too unless explicitly opted in");
       default -> throw new UnsupportedOperationTypeException(kind.lanceName());
     }
   }
@@ -205,7 +212,8 @@ public final class ManifestBuilder {
       refuseRowIds(fragments);
     }
     settleDataFormat(manifest, draft);
-    applyFeatureFlags(manifest, draft.stableRowIds());
+    long sticky = SemanticTypes.stickyFlags(draft.creating() ? null : draft.current(), txn, ctx.features());
+    applyFeatureFlags(manifest, draft.stableRowIds(), ctx.features(), sticky);
     return new TableState(manifest.build(), draft.indices());
   }
 
@@ -295,8 +303,13 @@ public final class ManifestBuilder {
   }
 
   static void applyFeatureFlags(Manifest.Builder manifest, boolean stableRowIds) {
+    applyFeatureFlags(manifest, stableRowIds, FormatFeatures.standard(), 0);
+  }
+
+  static void applyFeatureFlags(
+      Manifest.Builder manifest, boolean stableRowIds, FormatFeatures features, long sticky) {
     try {
-      FeatureFlags.apply(manifest, stableRowIds, true);
+      FeatureFlags.apply(manifest, stableRowIds, true, features, sticky);
     } catch (IllegalArgumentException e) {
       throw new InvalidTransactionException(e.getMessage(), e);
     }

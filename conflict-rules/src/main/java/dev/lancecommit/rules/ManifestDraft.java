@@ -61,6 +61,11 @@ final class ManifestDraft {
     return current == null;
   }
 
+  /** The version the transaction applies to; only call when not creating. */
+  TableState current() {
+    return current;
+  }
+
   /** The manifest the transaction applies to; only call when not creating. */
   Manifest previous() {
     return current.manifest();

@@ -1,6 +1,7 @@
 package dev.lancecommit.rules;
 
 import dev.lancecommit.format.FeatureFlags;
+import dev.lancecommit.format.FormatFeatures;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.TransactionFiles;
 import dev.lancecommit.format.pb.BasePath;
@@ -36,9 +37,15 @@ public final class TransactionValidator {
    * @throws UnsupportedFeatureException when the latest manifest carries writer features this build lacks
    */
   public static void validate(Transaction txn, TableState latest) {
+    validate(txn, latest, FormatFeatures.standard());
+  }
+
+  /** {@link #validate(Transaction, TableState)} for a coordinator that also understands {@code features}. */
+  public static void validate(Transaction txn, TableState latest, FormatFeatures features) {
     Objects.requireNonNull(txn, "txn");
+    Objects.requireNonNull(features, "features");
     if (latest != null) {
-      FeatureFlags.ensureWritable(latest.manifest());
+      FeatureFlags.ensureWritable(latest.manifest(), features);
     }
     if (!TransactionFiles.isValidUuid(txn.getUuid())) {
       throw new InvalidTransactionException(
@@ -50,7 +57,7 @@ public final class TransactionValidator {
     }
     checkReadVersion(txn, kind, latest);
     new Check(txn, kind, latest).run();
-    SchemaContract.check(latest, txn);
+    SchemaContract.check(latest, txn, features);
   }
 
   private static void checkReadVersion(Transaction txn, OperationKind kind, TableState latest) {

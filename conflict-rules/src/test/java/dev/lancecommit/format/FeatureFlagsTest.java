@@ -45,7 +45,7 @@ class FeatureFlagsTest {
     Manifest writerOnly = Manifest.newBuilder().setWriterFeatureFlags(2048).build();
     assertThatCode(() -> FeatureFlags.ensureReadable(writerOnly)).doesNotThrowAnyException();
     assertThatThrownBy(() -> FeatureFlags.ensureWritable(writerOnly))
-        .hasMessageContaining("2048 (SEMANTIC_TYPES)");
+        .hasMessageContaining("2048 (unknown)");
   }
 
   @Test
@@ -148,5 +148,23 @@ class FeatureFlagsTest {
 
   private static DataFragment.Builder withRowIds(long id) {
     return fragment(id).setInlineRowIds(RowIds.encodeFresh(id * 10, 10));
+  }
+
+  @Test
+  void theSemanticTypesBitIsOneBitThatLanceHasNotGivenToAnotherFeature() {
+    assertThatThrownBy(() -> FormatFeatures.withSemanticTypesFlag(64))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("UNSTABLE_DATA_OVERLAY_FILES");
+    assertThatThrownBy(() -> FormatFeatures.withSemanticTypesFlag(3L << 20))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("single bit");
+    FormatFeatures features = FormatFeatures.withSemanticTypesFlag(1L << 20);
+    Manifest flagged = Manifest.newBuilder().setReaderFeatureFlags(1L << 20).setWriterFeatureFlags((1L << 20) | 8)
+        .build();
+    assertThatCode(() -> FeatureFlags.ensureWritable(flagged, features)).doesNotThrowAnyException();
+    assertThatCode(() -> FeatureFlags.ensureReadable(flagged, features)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> FeatureFlags.ensureWritable(flagged)).isInstanceOf(UnsupportedFeatureException.class);
+    assertThat(features.isSemanticTypesTable(flagged)).isTrue();
+    assertThat(FormatFeatures.standard().isSemanticTypesTable(flagged)).isFalse();
   }
 }

@@ -167,6 +167,9 @@ class TableLevelOperationsBuildTest {
     assertThat(cloned.manifest().getTag()).isEmpty();
     assertThat(cloned.manifest().getTransactionFile()).isEqualTo("4-clone.txn");
     assertThat(cloned.manifest().getReaderFeatureFlags() & FeatureFlags.BASE_PATHS).isNotZero();
+    // The clone's first version is written by whoever commits it, not by the source's writer.
+    assertThat(source.manifest().getWriterVersion()).isEqualTo(OLD_WRITER);
+    assertThat(cloned.manifest().getWriterVersion()).isEqualTo(WRITER);
   }
 
   @Test
@@ -174,7 +177,10 @@ class TableLevelOperationsBuildTest {
     Transaction overlay = txn(2).setDataOverlay(Transaction.DataOverlay.getDefaultInstance()).build();
     assertThatThrownBy(() -> ManifestBuilder.build(table(2, 0, fragment(0, 1)), overlay, ctx(3)))
         .isInstanceOf(UnsupportedOperationTypeException.class)
-        .hasMessageContaining("DataOverlay");
+        .hasMessageContaining("DataOverlay")
+        .hasMessageContaining("unstable")
+        .extracting(e -> ((UnsupportedOperationTypeException) e).reason())
+        .satisfies(reason -> assertThat(reason).hasValueSatisfying(r -> assertThat(r).contains("flag 64")));
     Transaction deep = txn(4).setClone(Transaction.Clone.newBuilder().setIsShallow(false).setRefVersion(2)
         .setRefPath("s3://x")).build();
     assertThatThrownBy(() -> ManifestBuilder.buildClone(table(2, 0, fragment(0, 1)), deep, ctx(2)))

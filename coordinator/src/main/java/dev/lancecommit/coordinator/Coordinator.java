@@ -23,6 +23,7 @@ import dev.lancecommit.events.KafkaTableEventPublisher;
 import dev.lancecommit.events.KafkaTopics;
 import dev.lancecommit.events.TableEventPublisher;
 import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
+import dev.lancecommit.format.FormatFeatures;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.deletion.DeletionVectors;
 import dev.lancecommit.format.WriterVersions;
@@ -115,7 +116,8 @@ public final class Coordinator implements AutoCloseable {
           config.getInt(CoordinatorConfig.COMMIT_RECENT_TRANSACTIONS),
           WriterVersions.coordinator(),
           config.get(CoordinatorConfig.COMMIT_STORAGE_VERSION),
-          namingScheme(config.get(CoordinatorConfig.COMMIT_MANIFEST_NAMING)));
+          namingScheme(config.get(CoordinatorConfig.COMMIT_MANIFEST_NAMING)),
+          formatFeatures(config));
       LaneCommitService commits = new LaneCommitService(stores::resolve, settings, publisher, workers, Clock.systemUTC(),
           Duration.ofMillis(config.getLong(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS)));
       TableEventPublisher tableEvents = bootstrap == null ? TableEventPublisher.noop()
@@ -195,6 +197,16 @@ public final class Coordinator implements AutoCloseable {
     Path path = Path.of(warehouse).toAbsolutePath().normalize();
     Files.createDirectories(path);
     return path.toString();
+  }
+
+  private static FormatFeatures formatFeatures(CoordinatorConfig config) {
+    long bit = config.getLong(CoordinatorConfig.FORMAT_SEMANTIC_TYPES_FLAG);
+    try {
+      return FormatFeatures.withSemanticTypesFlag(bit);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "Configuration key " + CoordinatorConfig.FORMAT_SEMANTIC_TYPES_FLAG.name() + ": " + e.getMessage(), e);
+    }
   }
 
   private static ManifestNaming.Scheme namingScheme(String value) {

@@ -79,6 +79,12 @@ public final class CoordinatorConfig {
           + "tables keep the scheme they have.");
   public static final Key COMMIT_STORAGE_VERSION = key("commit.storage-version", "2.1",
       "Data storage version recorded for tables created without data files that name one.");
+  public static final Key FORMAT_SEMANTIC_TYPES_FLAG = key("format.semantic-types.flag", "0",
+      "Feature-flag bit (a power of two, 2048 or above) that marks tables following Lance's semantic-type schema "
+          + "contract. The specification names FLAG_SEMANTIC_TYPES but has not assigned its bit; set the bit your "
+          + "Lance build uses. 0 (default): such tables carry an unknown bit and are refused. When set, they are "
+          + "committed under the contract's rules, and a Project with transaction property "
+          + "lance-coordinator.semantic-types=enable upgrades a legacy table.");
   public static final Key HTTP_MAX_BODY_BYTES = key("http.max-body-bytes", "67108864",
       "Largest request body accepted (a transaction with many fragments can be large).");
 

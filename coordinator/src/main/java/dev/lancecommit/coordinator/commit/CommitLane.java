@@ -1,6 +1,7 @@
 package dev.lancecommit.coordinator.commit;
 
 import dev.lancecommit.coordinator.storage.ObjectAlreadyExistsException;
+import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.storage.StoreException;
 import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
@@ -9,6 +10,7 @@ import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventPublisher;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
+import dev.lancecommit.format.FeatureFlags;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.TransactionFiles;
 import dev.lancecommit.format.deletion.DeletionVectors;
@@ -22,8 +24,8 @@ import dev.lancecommit.rules.RulesException;
 import dev.lancecommit.rules.SchemaContractException;
 import dev.lancecommit.rules.OperationKind;
 import dev.lancecommit.rules.TransactionValidator;
-import dev.lancecommit.rules.UnsupportedOperationTypeException;
 import dev.lancecommit.rules.conflict.CommittedTransaction;
+import dev.lancecommit.rules.conflict.CommitConflictException;
 import dev.lancecommit.rules.conflict.ConflictOutcome;
 import dev.lancecommit.rules.conflict.ConflictResolver;
 import dev.lancecommit.rules.conflict.RebaseInputs;
@@ -39,6 +41,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +58,7 @@ final class CommitLane {
 
   private final TableRef table;
   private final TableStorage storage;
+  private final Function<String, StorageLocation> stores;
   private final CommitSettings settings;
   private final CommitEventPublisher events;
   private final Executor executor;
@@ -69,12 +73,14 @@ final class CommitLane {
   CommitLane(
       TableRef table,
       TableStorage storage,
+      Function<String, StorageLocation> stores,
       CommitSettings settings,
       CommitEventPublisher events,
       Executor executor,
       Clock clock) {
     this.table = table;
     this.storage = storage;
+    this.stores = stores;
     this.settings = settings;
     this.events = events;
     this.executor = executor;
@@ -121,6 +127,10 @@ final class CommitLane {
   private void process(Pending pending) {
     Transaction txn = TransactionDecoding.decode(pending.request().transaction());
     OperationKind kind = OperationKind.of(txn);
+    if (kind == OperationKind.CLONE) {
+      processClone(pending, txn);
+      return;
+    }
     boolean reloaded = false;
     for (int attempt = 1; ; attempt++) {
       LaneState current = currentState();
@@ -136,16 +146,21 @@ final class CommitLane {
       // invalid.
       RulesException invalid = null;
       try {
-        TransactionValidator.validate(txn, current.latest());
+        TransactionValidator.validate(txn, current.latest(), settings.formatFeatures());
       } catch (InvalidTransactionException | SchemaContractException e) {
         if (txn.getReadVersion() >= current.latestVersion() || txn.getReadVersion() == 0) {
           throw e;
         }
         // Valid against the version it was built on means merely stale; invalid there means invalid, full stop.
-        TransactionValidator.validate(txn, stateAt(txn.getReadVersion(), current));
+        TransactionValidator.validate(txn, stateAt(txn.getReadVersion(), current), settings.formatFeatures());
         invalid = e;
       }
 
+      if (txn.getReadVersion() != 0 && txn.getReadVersion() < current.firstVersion()) {
+        throw new InvalidTransactionException("read_version " + txn.getReadVersion() + " is older than version "
+            + current.firstVersion() + ", the first this table has (it was created by a Clone at that version, or "
+            + "older versions were cleaned up); rebuild the transaction on version " + current.latestVersion());
+      }
       List<CommittedTransaction> since = current.committedSince(txn.getReadVersion(), storage);
       RebaseInputs inputs = rebaseInputs(pending.request(), txn, kind, since, current);
       ConflictOutcome outcome = ConflictResolver.checkAll(txn, since, inputs);
@@ -172,7 +187,7 @@ final class CommitLane {
       long version = current.latestVersion() + 1;
       ManifestNaming.Scheme scheme = current.scheme();
       CommitContext ctx = new CommitContext(version, clock.instant(), TransactionFiles.fileName(txn),
-          settings.writerVersion(), false, settings.defaultStorageVersion());
+          settings.writerVersion(), false, settings.defaultStorageVersion(), settings.formatFeatures());
       // Written exactly as the writer sent it (after a rebase, as rebased): a stock Lance writer that verifies
       // the outcome of a lost answer compares the landed transaction with its own.
       Transaction recorded = toApply;
@@ -183,7 +198,7 @@ final class CommitLane {
       WriteOutcome written = writeManifest(version, scheme, file, recorded);
       if (written == WriteOutcome.TAKEN) {
         if (attempt >= settings.maxRebuildAttempts()) {
-          throw new dev.lancecommit.rules.conflict.CommitConflictException(
+          throw new CommitConflictException(
               true, version, "unknown", "contention",
               "Version " + version + " was taken by another writer " + attempt + " times in a row; retry later");
         }
@@ -201,6 +216,62 @@ final class CommitLane {
     }
   }
 
+  /**
+   * A Clone creates the table: its first version is the source's manifest at {@code ref_version}, under the same
+   * version number, with the source's files reached through a new base path (Lance's {@code commit_new_dataset}).
+   * Resubmitted after it landed, it gets the same answer; onto a table that has versions it is refused.
+   */
+  private void processClone(Pending pending, Transaction txn) {
+    Transaction.Clone clone = txn.getClone();
+    long version = clone.getRefVersion();
+    for (int attempt = 1; ; attempt++) {
+      state = null; // a clone is rare and must not land beside versions written around the lane: list afresh
+      LaneState current = currentState();
+      if (current.latest() != null) {
+        if (version >= 1 && current.holds(version, txn.getUuid(), storage)) {
+          answerAlreadyCommitted(pending, txn, OperationKind.CLONE, version, current);
+          return;
+        }
+        // Refuses (a Clone only creates a table), naming the reason the validator gives.
+        TransactionValidator.validate(txn, current.latest(), settings.formatFeatures());
+        throw new InvalidTransactionException(
+            "Clone creates a table, but this table already exists at version " + current.latestVersion());
+      }
+      TransactionValidator.validate(txn, null, settings.formatFeatures());
+      if (!clone.getIsShallow()) {
+        throw new InvalidTransactionException("Deep clone (is_shallow=false) is not supported: it would copy every "
+            + "data, deletion and index file of " + clone.getRefPath() + " into this table inside the commit, "
+            + "holding the table's commit lane for as long as the copy takes. Commit a shallow clone "
+            + "(is_shallow=true), which references the source files in place");
+      }
+      TableState source = CloneSource.read(stores, clone);
+      // The clone is written to next, under the source's flags.
+      FeatureFlags.ensureWritable(source.manifest(), settings.formatFeatures());
+      ManifestNaming.Scheme scheme = current.scheme();
+      CommitContext ctx = new CommitContext(version, clock.instant(), TransactionFiles.fileName(txn),
+          settings.writerVersion(), false, settings.defaultStorageVersion(), settings.formatFeatures());
+      TableState next = ManifestBuilder.buildClone(source, txn, ctx);
+      byte[] file = new ManifestFile(next.manifest(), next.indices(), Optional.of(txn)).encode();
+      storage.writeTransactionFile(txn);
+      if (writeManifest(version, scheme, file, txn) == WriteOutcome.TAKEN) {
+        if (attempt >= settings.maxRebuildAttempts()) {
+          throw new CommitConflictException(
+              true, version, "unknown", "contention",
+              "Version " + version + " was taken by another writer " + attempt + " times in a row; retry later");
+        }
+        continue; // someone created the table meanwhile: the next pass answers or refuses against what landed
+      }
+      state = LaneState.created(next, scheme, txn, settings.recentTransactions());
+      String manifestUri = storage.manifestUri(version, scheme);
+      CommitResult result = new CommitResult(version, txn.getReadVersion(), txn.getUuid(), manifestUri,
+          OperationKind.CLONE.lanceName());
+      CommitEvent event = CommitEventFactory.committed(pending.table(), null, next, txn, OperationKind.CLONE,
+          manifestUri, pending.request().actor(), clock.instant());
+      publishThenAnswer(pending, event, result);
+      return;
+    }
+  }
+
   private TableState buildNext(LaneState current, Transaction txn, OperationKind kind, CommitContext ctx) {
     return switch (kind) {
       case RESTORE -> {
@@ -213,9 +284,6 @@ final class CommitLane {
             new InvalidTransactionException("Version " + restoredVersion + " no longer exists; it cannot be restored"));
         yield ManifestBuilder.buildRestore(current.latest(), storage.stateOf(restored), txn, ctx);
       }
-      // A shallow clone's first version keeps the source's version number and lives at another location; branches
-      // are created through the namespace, not by committing a Clone here.
-      case CLONE -> throw new UnsupportedOperationTypeException(kind.lanceName());
       default -> ManifestBuilder.build(current.latest(), txn, ctx);
     };
   }
@@ -243,7 +311,7 @@ final class CommitLane {
   private RoaringBitmap currentDeletions(DataFragment fragment) {
     DeletionFile file = fragment.getDeletionFile();
     if (file.hasBaseId()) {
-      throw new dev.lancecommit.rules.conflict.CommitConflictException(true, state == null ? 0 : state.latestVersion(),
+      throw new CommitConflictException(true, state == null ? 0 : state.latestVersion(),
           "unknown", "rebase-base-path", "Fragment " + fragment.getId() + " keeps its deletion file under base path "
               + file.getBaseId() + ", which the coordinator does not rebase over; rebuild the transaction and retry");
     }
@@ -311,7 +379,9 @@ final class CommitLane {
         new CommitResult(version, txn.getReadVersion(), txn.getUuid(), manifestUri, kind.lanceName());
     // The first answer may have been lost together with its event: publish again; consumers drop the duplicate.
     ManifestFile landed = storage.readManifest(version, scheme).orElseThrow();
-    TableState previous = storage.readManifest(version - 1, scheme).map(storage::stateOf).orElse(null);
+    // Nothing before the table's first version: it was created (at 1, or at its source's version by a Clone).
+    TableState previous = version - 1 < Math.max(1, current.firstVersion()) ? null
+        : storage.readManifest(version - 1, scheme).map(storage::stateOf).orElse(null);
     CommitEvent event = CommitEventFactory.committed(pending.table(), previous, storage.stateOf(landed), storage.transactionOf(landed),
         kind, manifestUri, pending.request().actor(), clock.instant());
     publishThenAnswer(pending, event, result);
@@ -355,13 +425,15 @@ final class CommitLane {
    */
   static final class LaneState {
     private final TableState latest;
+    private final long firstVersion;
     private final ManifestNaming.Scheme scheme;
     private final TreeMap<Long, Transaction> recent;
     private final int recentLimit;
 
-    private LaneState(TableState latest, ManifestNaming.Scheme scheme, TreeMap<Long, Transaction> recent,
-        int recentLimit) {
+    private LaneState(TableState latest, long firstVersion, ManifestNaming.Scheme scheme,
+        TreeMap<Long, Transaction> recent, int recentLimit) {
       this.latest = latest;
+      this.firstVersion = firstVersion;
       this.scheme = scheme;
       this.recent = recent;
       this.recentLimit = recentLimit;
@@ -370,7 +442,7 @@ final class CommitLane {
     static LaneState load(TableStorage storage, int recentLimit, ManifestNaming.Scheme newTableScheme) {
       TableStorage.VersionListing listing = storage.listVersions();
       if (listing.latest().isEmpty()) {
-        return new LaneState(null, newTableScheme, new TreeMap<>(), recentLimit);
+        return new LaneState(null, 0, newTableScheme, new TreeMap<>(), recentLimit);
       }
       ManifestNaming.Scheme scheme = listing.scheme().orElseThrow();
       long latestVersion = listing.latest().get();
@@ -378,7 +450,14 @@ final class CommitLane {
           .orElseThrow(() -> new StoreException("Version " + latestVersion + " vanished while loading"));
       TreeMap<Long, Transaction> recent = new TreeMap<>();
       recent.put(latestVersion, storage.transactionOf(file));
-      return new LaneState(storage.stateOf(file), scheme, recent, recentLimit);
+      return new LaneState(storage.stateOf(file), listing.first().orElseThrow(), scheme, recent, recentLimit);
+    }
+
+    /** The state right after {@code txn} created the table as {@code first} (a Clone: not necessarily version 1). */
+    static LaneState created(TableState first, ManifestNaming.Scheme scheme, Transaction txn, int recentLimit) {
+      TreeMap<Long, Transaction> recent = new TreeMap<>();
+      recent.put(first.version(), txn);
+      return new LaneState(first, first.version(), scheme, recent, recentLimit);
     }
 
     TableState latest() {
@@ -389,14 +468,30 @@ final class CommitLane {
       return latest == null ? 0 : latest.version();
     }
 
+    /** The oldest version the table had when the lane looked (0 while it has none). */
+    long firstVersion() {
+      return firstVersion;
+    }
+
     ManifestNaming.Scheme scheme() {
       return scheme;
+    }
+
+    /** True when {@code version} exists and was made by the transaction {@code uuid}. */
+    boolean holds(long version, String uuid, TableStorage storage) {
+      Transaction cached = recent.get(version);
+      if (cached != null) {
+        return cached.getUuid().equals(uuid);
+      }
+      return storage.readManifest(version, scheme).map(f -> storage.transactionOf(f).getUuid().equals(uuid))
+          .orElse(false);
     }
 
     /** The transactions of every version after {@code readVersion}, ascending, loading what is not cached. */
     List<CommittedTransaction> committedSince(long readVersion, TableStorage storage) {
       List<CommittedTransaction> since = new ArrayList<>();
-      for (long v = readVersion + 1; v <= latestVersion(); v++) {
+      // Versions before the first never existed in this table (a clone starts at its source's version number).
+      for (long v = Math.max(readVersion + 1, firstVersion); v <= latestVersion(); v++) {
         Transaction txn = recent.get(v);
         if (txn == null) {
           long version = v;
@@ -412,7 +507,8 @@ final class CommitLane {
 
     LaneState advance(TableState next, Transaction txn) {
       TreeMap<Long, Transaction> recentNext = recent; // the lane owns it; no one else reads the old state
-      LaneState advanced = new LaneState(next, scheme, recentNext, recentLimit);
+      long first = latest == null ? next.version() : firstVersion;
+      LaneState advanced = new LaneState(next, first, scheme, recentNext, recentLimit);
       advanced.remember(next.version(), txn);
       return advanced;
     }

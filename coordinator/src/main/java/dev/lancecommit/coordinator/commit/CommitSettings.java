@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator.commit;
 
+import dev.lancecommit.format.FormatFeatures;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.pb.Manifest;
 
@@ -14,6 +15,7 @@ import dev.lancecommit.format.pb.Manifest;
  * @param writerVersion written into every manifest
  * @param defaultStorageVersion data storage version of tables created without data files that name one
  * @param newTableScheme manifest naming scheme for tables the coordinator creates
+ * @param formatFeatures optional table-format features understood (the semantic-types flag bit)
  */
 public record CommitSettings(
     int maxQueuedPerTable,
@@ -22,4 +24,19 @@ public record CommitSettings(
     int recentTransactions,
     Manifest.WriterVersion writerVersion,
     String defaultStorageVersion,
-    ManifestNaming.Scheme newTableScheme) {}
+    ManifestNaming.Scheme newTableScheme,
+    FormatFeatures formatFeatures) {
+
+  /** Settings without optional format features. */
+  public CommitSettings(int maxQueuedPerTable, int maxRebuildAttempts, int ambiguousWriteAttempts,
+      int recentTransactions, Manifest.WriterVersion writerVersion, String defaultStorageVersion,
+      ManifestNaming.Scheme newTableScheme) {
+    this(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions, writerVersion,
+        defaultStorageVersion, newTableScheme, FormatFeatures.standard());
+  }
+
+  public CommitSettings withFormatFeatures(FormatFeatures features) {
+    return new CommitSettings(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions,
+        writerVersion, defaultStorageVersion, newTableScheme, features);
+  }
+}

@@ -38,7 +38,8 @@ public final class LaneCommitService implements CommitService {
     try {
       // A dropped table re-declared at the same location is another table (another uuid): another lane.
       CommitLane lane = lanes.get(table.location() + "#" + table.tableUuid(), key ->
-          new CommitLane(table, new TableStorage(stores.apply(table.location())), settings, events, executor, clock));
+          new CommitLane(table, new TableStorage(stores.apply(table.location())), stores, settings, events, executor,
+              clock));
       return lane.submit(table, request);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);

@@ -53,6 +53,7 @@ final class CommitRoute {
     // The catalog lookup blocks; the service is called from the worker too, in case it does work before returning.
     blocking.run(() -> {
       TableEntry entry = catalog.loadTable(id).orElseThrow(() -> new TableNotFoundException(id));
+      CloneSourceAccess.require(access, caller, catalog, request.transaction());
       return commitService.commit(entry.toRef(), request);
     }).compose(pending -> pending == null
         ? Future.<CommitResult>failedFuture(new IllegalStateException("CommitService returned no future"))

@@ -83,6 +83,7 @@ final class CreateTableVersionRoute {
     // The commit service is called from the worker too: resolving a table's store may build a client.
     blocking.run(() -> {
       Staged staged = stage(request);
+      CloneSourceAccess.require(access, caller, catalog, staged.transaction.toByteArray());
       CompletableFuture<Long> committed = commitService.commit(staged.entry.toRef(),
               new CommitRequest(staged.transaction.toByteArray(), Optional.empty(),
                   staged.transaction.getReadVersion() != request.version - 1, caller.name()))
@@ -165,13 +166,15 @@ final class CreateTableVersionRoute {
         return new Staged(entry, table, stagedKey, txn, request.version);
       }
     }
-    if (request.version != latest + 1) {
+    // A shallow Clone creates the table at the source's version number, not at 1.
+    long next = latest == 0 && txn.hasClone() ? txn.getClone().getRefVersion() : latest + 1;
+    if (request.version != next) {
       throw new ApiException(409, ErrorCode.CONCURRENT_MODIFICATION,
           "Version " + request.version + " cannot be created: the table's latest version is " + latest,
           request.version <= latest
               ? "Version " + request.version + " already exists; reload the table, rebuild the transaction on version "
                   + latest + " and stage version " + (latest + 1)
-              : "Versions must be created in order; the next version of this table is " + (latest + 1));
+              : "Versions must be created in order; the next version of this table is " + next);
     }
     return new Staged(entry, table, stagedKey, txn, request.version);
   }

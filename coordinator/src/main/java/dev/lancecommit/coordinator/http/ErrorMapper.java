@@ -59,8 +59,8 @@ public final class ErrorMapper {
           t.getMessage() + ". Retry later, or ask without vend_credentials and bring your own storage credentials.");
     }
     if (t instanceof UnsupportedOperationTypeException e) {
-      return new ApiException(400, ErrorCode.UNSUPPORTED, e.getMessage(),
-          "Operation " + e.operation() + " is well-formed but this coordinator cannot apply it yet");
+      return new ApiException(400, ErrorCode.UNSUPPORTED, e.getMessage(), e.reason().orElse(
+          "Operation " + e.operation() + " is well-formed but this coordinator cannot apply it yet"));
     }
     if (t instanceof SchemaContractException e) {
       return new ApiException(400, ErrorCode.TABLE_SCHEMA_VALIDATION_ERROR, e.getMessage(),

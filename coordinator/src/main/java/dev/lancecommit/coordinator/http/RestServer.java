@@ -72,6 +72,7 @@ public final class RestServer {
     new TableVersionRoutes(catalog, blocking, access).mount(r);
     new CreateTableVersionRoute(catalog, commitService, options.tableStorage(), blocking, access).mount(r);
     new CommitRoute(catalog, commitService, blocking, access).mount(r);
+    new SemanticTypesUpgradeRoute(catalog, commitService, options.tableStorage(), blocking, access).mount(r);
     UnsupportedRoutes.mount(r);
     r.route().failureHandler(this::renderFailure);
     r.errorHandler(404, ctx -> Responses.error(ctx,

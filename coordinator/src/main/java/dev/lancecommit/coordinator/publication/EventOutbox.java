@@ -6,6 +6,7 @@ import dev.lancecommit.coordinator.publication.PendingVersions.GoneItem;
 import dev.lancecommit.coordinator.publication.PendingVersions.Item;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventPublisher;
+import dev.lancecommit.rules.OperationKind;
 import java.time.Duration;
 import java.util.List;
 import java.util.NavigableSet;
@@ -85,12 +86,22 @@ public final class EventOutbox implements CommitEventPublisher {
     }
     TableQueue queue = queue(refOf(event));
     synchronized (queue) {
+      if (createsTableAbove(event) && queue.published < event.version() - 1) {
+        // A Clone creates the table at its source's version number: the versions below it never exist here, so
+        // its event need not wait for the reconciler to prove them gone.
+        queue.published = event.version() - 1;
+      }
       if (queue.pending.offer(event, true, queue.floor())) {
         evictOverflow(queue);
       }
     }
     pump(queue);
     return CompletableFuture.completedFuture(null);
+  }
+
+  private static boolean createsTableAbove(CommitEvent event) {
+    // A Clone only ever creates a table (the lane refuses one on a table with versions).
+    return event.governed() && event.version() > 1 && OperationKind.CLONE.lanceName().equals(event.operation());
   }
 
   /**

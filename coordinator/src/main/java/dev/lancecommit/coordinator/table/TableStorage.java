@@ -49,6 +49,15 @@ public final class TableStorage {
   }
 
   /**
+   * The manifest file of {@code version} whichever naming scheme the table uses, looked up the way Lance resolves a
+   * version it is asked for (the V2 name first, then the V1 name), without listing {@code _versions/}.
+   */
+  public Optional<ManifestFile> readVersion(long version) {
+    Optional<ManifestFile> v2 = readManifest(version, ManifestNaming.Scheme.V2);
+    return v2.isPresent() ? v2 : readManifest(version, ManifestNaming.Scheme.V1);
+  }
+
+  /**
    * The transaction that produced {@code version}: the inline copy, else the {@code .txn} file the manifest names.
    * Lance writers fail on a version that has neither, so this does too.
    */
@@ -100,6 +109,11 @@ public final class TableStorage {
   public record VersionListing(List<Long> versions, Optional<ManifestNaming.Scheme> scheme) {
     public Optional<Long> latest() {
       return versions.isEmpty() ? Optional.empty() : Optional.of(versions.get(versions.size() - 1));
+    }
+
+    /** The oldest version present: 1 for most tables, the source's version for a clone, later after a cleanup. */
+    public Optional<Long> first() {
+      return versions.isEmpty() ? Optional.empty() : Optional.of(versions.get(0));
     }
   }
 }

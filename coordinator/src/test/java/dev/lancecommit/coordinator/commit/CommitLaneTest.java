@@ -13,9 +13,7 @@ import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.WriterVersions;
-import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.DataFragment;
-import dev.lancecommit.format.pb.Field;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.CommitContext;
 import dev.lancecommit.rules.InvalidTransactionException;
@@ -38,7 +36,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,7 +52,7 @@ class CommitLaneTest {
   private ExecutorService executor;
   private LaneCommitService service;
   private TableRef ref;
-  private final AtomicInteger files = new AtomicInteger();
+  private final LaneTransactions transactions = new LaneTransactions();
 
   @BeforeEach
   void setUp() {
@@ -294,31 +291,11 @@ class CommitLaneTest {
   }
 
   private Transaction create() {
-    return Transaction.newBuilder()
-        .setReadVersion(0)
-        .setUuid(UUID.randomUUID().toString())
-        .setOverwrite(Transaction.Overwrite.newBuilder()
-            .addSchema(Field.newBuilder().setName("id").setId(0).setParentId(-1).setLogicalType("int64")
-                .setNullable(true))
-            .addFragments(fragment()))
-        .build();
+    return transactions.create();
   }
 
   private Transaction append(long readVersion) {
-    return Transaction.newBuilder()
-        .setReadVersion(readVersion)
-        .setUuid(UUID.randomUUID().toString())
-        .setAppend(Transaction.Append.newBuilder().addFragments(fragment()))
-        .build();
-  }
-
-  private DataFragment fragment() {
-    return DataFragment.newBuilder()
-        .setId(0)
-        .setPhysicalRows(10)
-        .addFiles(DataFile.newBuilder().setPath("f" + files.incrementAndGet() + ".lance").addFields(0)
-            .addColumnIndices(0).setFileMajorVersion(2).setFileMinorVersion(1).setFileSizeBytes(100))
-        .build();
+    return transactions.append(readVersion);
   }
 
   private TableState latestOnDisk() {

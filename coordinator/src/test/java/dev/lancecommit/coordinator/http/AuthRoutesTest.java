@@ -91,6 +91,32 @@ class AuthRoutesTest extends RestServerFixture {
   }
 
   @Test
+  void aCloneNeedsReadOnItsSourceTableOrAdminForALocationNoTableHolds() {
+    commits.answerWith(new CommitResult(2, 0, "u", "m", "Clone"));
+    String people = new JsonObject(as(ADMIN, "POST", "/v1/table/hr$people/describe", "{}").body())
+        .getString("location");
+    String orders = new JsonObject(as(ADMIN, "POST", "/v1/table/sales$orders/describe", "{}").body())
+        .getString("location");
+
+    as(ETL, "POST", "/v1/table/sales$returns/commit", clone(people)).error(403, 15);
+    as(ETL, "POST", "/v1/table/sales$returns/commit", clone(people + "/tree/dev")).error(403, 15);
+    as(ETL, "POST", "/v1/table/sales$returns/commit", clone("/somewhere/else.lance")).error(403, 15);
+    assertThat(commits.calls()).isEmpty();
+
+    assertThat(as(ETL, "POST", "/v1/table/sales$returns/commit", clone(orders)).status()).isEqualTo(200);
+    assertThat(as(ADMIN, "POST", "/v1/table/sales$returns/commit", clone("/somewhere/else.lance")).status())
+        .isEqualTo(200);
+    assertThat(commits.calls()).hasSize(2);
+  }
+
+  private static String clone(String refPath) {
+    byte[] txn = dev.lancecommit.format.pb.Transaction.newBuilder().setUuid(java.util.UUID.randomUUID().toString())
+        .setClone(dev.lancecommit.format.pb.Transaction.Clone.newBuilder().setIsShallow(true).setRefVersion(2)
+            .setRefPath(refPath)).build().toByteArray();
+    return "{\"transaction\":\"" + Base64.getEncoder().encodeToString(txn) + "\"}";
+  }
+
+  @Test
   void grantsAllowWhatTheyCover() {
     assertThat(as(ETL, "POST", "/v1/namespace/sales$eu/create", "{}").status()).isEqualTo(200);
     assertThat(as(ETL, "POST", "/v1/table/sales$eu$vat/declare", "{}").status()).isEqualTo(200);

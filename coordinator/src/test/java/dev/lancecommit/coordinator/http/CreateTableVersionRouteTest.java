@@ -99,6 +99,32 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
   }
 
   @Test
+  void aStagedShallowCloneCreatesAnEmptyTableAtTheSourcesVersionNumber() throws Exception {
+    assertThat(commit(append(1, 5)).getLong("version")).isEqualTo(2);
+    Path clone = Path.of(post("/v1/table/ns$c/declare", "{}").ok().getString("location"));
+    Transaction txn = Transaction.newBuilder().setUuid(TransactionFactory.newUuid()).setReadVersion(0)
+        .setClone(Transaction.Clone.newBuilder().setIsShallow(true).setRefVersion(2).setRefPath(table.toString()))
+        .build();
+    Path staged = write(clone.resolve("_versions")
+        .resolve(ManifestNaming.fileName(ManifestNaming.Scheme.V2, 2) + "-" + UUID.randomUUID()),
+        stagedBytes(2, Optional.of(txn), ""));
+    JsonObject request = request(2, staged).put("id", List.of("ns", "c"));
+    Path stagedAsOne = write(clone.resolve("_versions")
+        .resolve(ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1) + "-" + UUID.randomUUID()),
+        stagedBytes(1, Optional.of(txn), ""));
+    assertThat(post("/v1/table/ns$c/version/create", request(1, stagedAsOne).put("id", List.of("ns", "c")))
+        .status()).as("a clone's first version is the source's number").isEqualTo(409);
+
+    JsonObject reply = post("/v1/table/ns$c/version/create", request).ok();
+
+    assertThat(reply.getJsonObject("version").getLong("version")).isEqualTo(2);
+    assertThat(staged).doesNotExist();
+    try (LanceTables cloned = LanceTables.local(clone)) {
+      assertThat(cloned.readIds(2)).containsExactlyInAnyOrderElementsOf(ids(0, 10));
+    }
+  }
+
+  @Test
   void theSameRequestAgainAnswersTheVersionItMade() {
     Transaction txn = append(1, 5);
     byte[] bytes = stagedBytes(2, Optional.of(txn), "");

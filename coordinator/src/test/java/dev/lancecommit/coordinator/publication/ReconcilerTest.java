@@ -26,11 +26,13 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.UUID;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -266,6 +268,93 @@ class ReconcilerTest {
       assertThat(harness.events(table)).extracting(CommitEvent::version)
           .containsExactlyElementsOf(LongStream.rangeClosed(1, expected).boxed().toList());
       assertThat(harness.progressOnKafka(config)).containsEntry(table.tableUuid(), (long) expected);
+    }
+  }
+
+  /**
+   * Publication of a table whose history starts where its Clone source was (version 3 here, not 1): the live event
+   * of the clone leaves although versions 1 and 2 never exist, and the reconciler publishes what storage has from
+   * the first existing version on, ungoverned versions written around the coordinator included.
+   */
+  @Nested
+  class CloneHistories {
+    @Test
+    void theCloneEventLeavesLiveAndALostOneIsRecoveredFromTheFirstExistingVersion() {
+      // No gap reconciliation in this test's time: the clone's event must not wait for versions 1 and 2.
+      PublicationConfig config = harness.config().gapReconcileDelay(Duration.ofHours(1)).build();
+      TableRef source = sourceWithThreeVersions();
+      TableRef clone = harness.declareTable("dst", "live");
+
+      Publication first = harness.startPublication(config);
+      LaneCommitService commits = harness.commitService(first.outbox());
+      Transaction cloneTxn = clone(source, 3);
+      assertThat(commit(commits, clone, cloneTxn).version()).isEqualTo(3);
+      assertThat(commit(commits, clone, harness.append(3)).version()).isEqualTo(4);
+      assertThat(harness.awaitEvents(clone, 2)).extracting(CommitEvent::version).containsExactly(3L, 4L);
+      await().atMost(WAIT).until(() -> harness.progressOnKafka(config).getOrDefault(clone.tableUuid(), 0L) == 4L);
+
+      first.halt(); // the coordinator dies; the next version's event is lost with it
+      assertThat(commit(commits, clone, harness.append(4)).version()).isEqualTo(5);
+      long rogue = harness.writeAround(clone, PublicationHarness.ROGUE_WRITER);
+      assertThat(rogue).isEqualTo(6);
+
+      Publication second = harness.startPublication(config);
+      harness.awaitEvents(clone, 4);
+      second.close();
+      List<CommitEvent> events = harness.events(clone);
+      assertThat(events).extracting(CommitEvent::version).containsExactly(3L, 4L, 5L, 6L);
+      assertThat(events).extracting(CommitEvent::governed).containsExactly(true, true, true, false);
+      CommitEvent created = events.get(0);
+      assertThat(created.operation()).isEqualTo("Clone");
+      assertThat(created.transactionUuid()).isEqualTo(cloneTxn.getUuid());
+      assertThat(created.rowsAdded()).isEqualTo(30);
+      assertThat(harness.progressOnKafka(config)).containsEntry(clone.tableUuid(), 6L);
+    }
+
+    @Test
+    void aCloneWhoseEventWasNeverPublishedIsPublishedByTheReconcilerAsTheTablesFirstVersion() {
+      PublicationConfig config = harness.config().build();
+      TableRef source = sourceWithThreeVersions();
+      TableRef clone = harness.declareTable("dst", "quiet");
+      LaneCommitService quiet = harness.commitService(new DisabledEventPublisher());
+      Transaction cloneTxn = clone(source, 2);
+      assertThat(commit(quiet, clone, cloneTxn).version()).isEqualTo(2);
+      assertThat(harness.storage(clone).listVersions().versions()).containsExactly(2L);
+
+      Publication publication = harness.startPublication(config);
+      harness.awaitEvents(clone, 1);
+      publication.close();
+      List<CommitEvent> events = harness.events(clone);
+      assertThat(events).extracting(CommitEvent::version).containsExactly(2L);
+      CommitEvent recovered = events.get(0);
+      assertThat(recovered.operation()).isEqualTo("Clone");
+      assertThat(recovered.governed()).isTrue();
+      assertThat(recovered.transactionUuid()).isEqualTo(cloneTxn.getUuid());
+      assertThat(recovered.readVersion()).isEqualTo(2);
+      assertThat(recovered.fragmentsAdded()).isEqualTo(2);
+      assertThat(recovered.rowsAdded()).isEqualTo(20);
+      assertThat(recovered.rowsRemoved()).isZero();
+      // the source keeps its own history
+      assertThat(harness.storage(source).listVersions().versions()).containsExactly(1L, 2L, 3L);
+      assertThat(harness.progressOnKafka(config)).containsEntry(clone.tableUuid(), 2L);
+    }
+
+    private TableRef sourceWithThreeVersions() {
+      TableRef source = harness.declareTable("src", "t" + UUID.randomUUID().toString().substring(0, 8));
+      LaneCommitService quiet = harness.commitService(new DisabledEventPublisher());
+      commit(quiet, source, harness.create());
+      commit(quiet, source, harness.append(1));
+      commit(quiet, source, harness.append(2));
+      return source;
+    }
+
+    private static Transaction clone(TableRef source, long version) {
+      return Transaction.newBuilder()
+          .setReadVersion(version)
+          .setUuid(UUID.randomUUID().toString())
+          .setClone(Transaction.Clone.newBuilder().setIsShallow(true).setRefPath(source.location())
+              .setRefVersion(version))
+          .build();
     }
   }
 }

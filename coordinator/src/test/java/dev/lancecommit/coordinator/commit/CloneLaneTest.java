@@ -1,0 +1,261 @@
+package dev.lancecommit.coordinator.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancecommit.coordinator.storage.LocalObjectStore;
+import dev.lancecommit.coordinator.storage.ObjectAlreadyExistsException;
+import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.storage.StoreUnavailableException;
+import dev.lancecommit.coordinator.table.TableStorage;
+import dev.lancecommit.events.CommitEvent;
+import dev.lancecommit.events.CommitEventPublisher;
+import dev.lancecommit.format.ManifestFile;
+import dev.lancecommit.format.ManifestNaming;
+import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.TransactionFiles;
+import dev.lancecommit.format.WriterVersions;
+import dev.lancecommit.format.pb.BasePath;
+import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.rules.CommitContext;
+import dev.lancecommit.rules.InvalidTransactionException;
+import dev.lancecommit.rules.ManifestBuilder;
+import dev.lancecommit.testing.FaultInjectingObjectStore;
+import dev.lancecommit.testing.FaultInjectingObjectStore.Call;
+import dev.lancecommit.testing.FaultInjectingObjectStore.When;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Clone through the commit lane on a real local store: the source read from another location (a branch root
+ * included), a table whose history starts at the cloned version, source outages, resubmits after the lane is gone,
+ * and a clone that loses its version to a writer outside the lane.
+ */
+class CloneLaneTest {
+  @TempDir Path root;
+  private FaultInjectingObjectStore store;
+  private StorageLocation source;
+  private StorageLocation branch;
+  private StorageLocation target;
+  private Recorder events;
+  private ExecutorService executor;
+  private TableRef sourceRef;
+  private TableRef branchRef;
+  private TableRef targetRef;
+  private final LaneTransactions transactions = new LaneTransactions();
+
+  @BeforeEach
+  void setUp() {
+    store = new FaultInjectingObjectStore(new LocalObjectStore(root));
+    source = new StorageLocation(store, "wh/ns/src.lance");
+    branch = source.resolve("tree/dev");
+    target = new StorageLocation(store, "wh/ns/dst.lance");
+    events = new Recorder();
+    executor = Executors.newFixedThreadPool(2);
+    sourceRef = new TableRef(List.of("ns", "src"), source.uri(), UUID.randomUUID().toString());
+    branchRef = new TableRef(List.of("ns", "src_dev"), branch.uri(), UUID.randomUUID().toString());
+    targetRef = new TableRef(List.of("ns", "dst"), target.uri(), UUID.randomUUID().toString());
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    executor.shutdownNow();
+    executor.awaitTermination(5, TimeUnit.SECONDS);
+  }
+
+  /** Resolves the three locations of the test and nothing else, as ObjectStores refuses what it cannot reach. */
+  private StorageLocation resolve(String uri) {
+    for (StorageLocation location : List.of(source, branch, target)) {
+      if (location.uri().equals(uri)) {
+        return location;
+      }
+    }
+    throw new IllegalArgumentException("unsupported storage location '" + uri + "'");
+  }
+
+  private LaneCommitService newService() {
+    Function<String, StorageLocation> stores = this::resolve;
+    return new LaneCommitService(stores, new CommitSettings(100, 5, 3, 64, WriterVersions.coordinator(), "2.1",
+        ManifestNaming.Scheme.V2), events, executor, Clock.systemUTC(), Duration.ofMinutes(10));
+  }
+
+  @Test
+  void aCloneOfABranchReadsTheBranchRootAndNamesTheBranchInItsNewBase() {
+    LaneCommitService service = newService();
+    commit(service, sourceRef, create());
+    commit(service, sourceRef, append(1));
+    // the branch "dev" is a dataset at {root}/tree/dev created by a Clone with branch_name, as Lance creates it
+    Transaction makeBranch = clone(source.uri(), 2).toBuilder()
+        .setClone(clone(source.uri(), 2).getClone().toBuilder().setBranchName("dev")).build();
+    assertThat(commit(service, branchRef, makeBranch).version()).isEqualTo(2);
+    assertThat(commit(service, branchRef, append(2)).version()).isEqualTo(3);
+
+    Transaction ofBranch = clone(branch.uri(), 3).toBuilder()
+        .setClone(clone(branch.uri(), 3).getClone().toBuilder().setRefName("dev")).build();
+    CommitResult result = commit(service, targetRef, ofBranch);
+    assertThat(result.version()).isEqualTo(3);
+
+    TableState cloned = onDisk(target, 3);
+    assertThat(cloned.manifest().getFragmentsCount()).isEqualTo(3);
+    assertThat(cloned.manifest().hasBranch()).isFalse();
+    assertThat(cloned.manifest().getBasePathsList()).extracting(BasePath::getId, BasePath::getPath)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(0, source.uri()),
+            org.assertj.core.groups.Tuple.tuple(1, branch.uri()));
+    assertThat(cloned.manifest().getBasePaths(1).getName()).isEqualTo("dev");
+    // the main-line fragments stay on the main root (base 0), the branch's own fragment is reached through base 1
+    assertThat(cloned.manifest().getFragmentsList()).extracting(f -> f.getFiles(0).getBaseId())
+        .containsExactly(0, 0, 1);
+    assertThat(new TableStorage(source).listVersions().versions()).containsExactly(1L, 2L);
+  }
+
+  @Test
+  void aTableMadeByACloneChecksWritersAgainstTheVersionsItHasOnly() {
+    LaneCommitService service = newService();
+    commit(service, sourceRef, create());
+    commit(service, sourceRef, append(1));
+    commit(service, sourceRef, append(2));
+    assertThat(commit(service, targetRef, clone(source.uri(), 2)).version()).isEqualTo(2);
+
+    // a read_version the table never had is refused as invalid (not a history gap, not a store failure)
+    assertThatThrownBy(() -> commit(service, targetRef, append(1)))
+        .isInstanceOf(InvalidTransactionException.class)
+        .hasMessageContaining("older than version 2");
+    // an Overwrite from scratch is checked against the versions since the first one, which is 2
+    assertThat(commit(service, targetRef, create()).version()).isEqualTo(3);
+    assertThat(commit(service, targetRef, append(3)).version()).isEqualTo(4);
+    assertThat(new TableStorage(target).listVersions().versions()).containsExactly(2L, 3L, 4L);
+    assertThat(events.versions(targetRef)).containsExactly(2L, 3L, 4L);
+    CommitEvent created = events.of(targetRef).get(0);
+    assertThat(created.operation()).isEqualTo("Clone");
+    assertThat(created.rowsAdded()).isEqualTo(20);
+    assertThat(created.fragmentsAdded()).isEqualTo(2);
+    assertThat(created.fragmentsRemoved()).isZero();
+  }
+
+  @Test
+  void aSourceThatIsDownIsUnavailableAndTheSameCloneThenSucceeds() {
+    LaneCommitService service = newService();
+    commit(service, sourceRef, create());
+    Transaction txn = clone(source.uri(), 1);
+    store.failNext(Call.GET, 1, When.BEFORE, key -> key.startsWith(source.key("_versions")),
+        FaultInjectingObjectStore.unavailable());
+    assertThatThrownBy(() -> commit(service, targetRef, txn)).isInstanceOf(StoreUnavailableException.class);
+    assertThat(new TableStorage(target).listVersions().versions()).isEmpty();
+
+    assertThat(commit(service, targetRef, txn).version()).isEqualTo(1);
+  }
+
+  @Test
+  void aResubmittedCloneIsAnsweredFromStorageByALaneThatNeverSawIt() {
+    commit(newService(), sourceRef, create());
+    commit(newService(), sourceRef, append(1));
+    Transaction txn = clone(source.uri(), 2);
+    CommitResult first = commit(newService(), targetRef, txn);
+    commit(newService(), targetRef, append(2));
+
+    CommitResult again = commit(newService(), targetRef, txn);
+    assertThat(again).isEqualTo(first);
+    assertThat(new TableStorage(target).listVersions().versions()).containsExactly(2L, 3L);
+    List<CommitEvent> cloneEvents = events.of(targetRef).stream().filter(e -> e.version() == 2).toList();
+    assertThat(cloneEvents).hasSize(2); // published again: the first answer may have been lost with its event
+    assertThat(cloneEvents.get(1).id()).isEqualTo(cloneEvents.get(0).id());
+    assertThat(cloneEvents.get(1).rowsAdded()).isEqualTo(cloneEvents.get(0).rowsAdded()).isEqualTo(20);
+  }
+
+  @Test
+  void aCloneWhoseVersionIsTakenOutsideTheLaneIsRefusedAgainstWhatLanded() {
+    LaneCommitService service = newService();
+    commit(service, sourceRef, create());
+    Transaction theirs = clone(source.uri(), 1);
+    String versionKey = target.key(ManifestNaming.path(ManifestNaming.Scheme.V2, 1));
+    // another coordinator creates the table between our listing and our write
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.BEFORE, versionKey::equals, () -> {
+      store.delegate().putIfAbsent(versionKey, cloneManifest(theirs));
+      return new ObjectAlreadyExistsException(versionKey);
+    });
+    assertThatThrownBy(() -> commit(service, targetRef, clone(source.uri(), 1)))
+        .isInstanceOf(InvalidTransactionException.class)
+        .hasMessageContaining("already exists at version 1");
+    // theirs, resubmitted to this coordinator, is recognised as committed
+    assertThat(commit(service, targetRef, theirs).version()).isEqualTo(1);
+  }
+
+  private byte[] cloneManifest(Transaction txn) {
+    TableStorage sourceStorage = new TableStorage(new StorageLocation(store.delegate(), source.rootKey()));
+    TableState sourceState = sourceStorage.stateOf(sourceStorage.readVersion(1).orElseThrow());
+    CommitContext ctx = new CommitContext(1, Instant.now(), TransactionFiles.fileName(txn),
+        WriterVersions.coordinator(), false, "2.1");
+    TableState built = ManifestBuilder.buildClone(sourceState, txn, ctx);
+    return new ManifestFile(built.manifest(), built.indices(), Optional.of(txn)).encode();
+  }
+
+  private static CommitResult commit(LaneCommitService service, TableRef table, Transaction txn) {
+    try {
+      return service.commit(table, new CommitRequest(txn.toByteArray(), Optional.empty(), true, "tester")).join();
+    } catch (CompletionException e) {
+      throw (RuntimeException) e.getCause();
+    }
+  }
+
+  private TableState onDisk(StorageLocation table, long version) {
+    TableStorage storage = new TableStorage(table);
+    return storage.stateOf(storage.readVersion(version).orElseThrow());
+  }
+
+  private static Transaction clone(String refPath, long refVersion) {
+    return Transaction.newBuilder()
+        .setReadVersion(refVersion)
+        .setUuid(UUID.randomUUID().toString())
+        .setClone(Transaction.Clone.newBuilder().setIsShallow(true).setRefPath(refPath).setRefVersion(refVersion))
+        .build();
+  }
+
+  private Transaction create() {
+    return transactions.create();
+  }
+
+  private Transaction append(long readVersion) {
+    return transactions.append(readVersion);
+  }
+
+  /** Keeps every event, republished ones included. */
+  static final class Recorder implements CommitEventPublisher {
+    private final List<CommitEvent> events = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public CompletableFuture<Void> publish(CommitEvent event) {
+      events.add(event);
+      return CompletableFuture.completedFuture(null);
+    }
+
+    List<CommitEvent> of(TableRef table) {
+      synchronized (events) {
+        return events.stream().filter(e -> e.tableUuid().equals(table.tableUuid())).toList();
+      }
+    }
+
+    List<Long> versions(TableRef table) {
+      return of(table).stream().map(CommitEvent::version).toList();
+    }
+
+    @Override
+    public void close() {}
+  }
+}
