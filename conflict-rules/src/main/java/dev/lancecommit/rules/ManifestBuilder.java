@@ -108,9 +108,10 @@ public final class ManifestBuilder {
   }
 
   /**
-   * Clone (shallow): the first version of a new table (or branch) that references the source's files in place.
-   * The source manifest is copied with its version number; data and deletion files and indices lacking a base get
-   * a new base (id = max existing id + 1, or 0) pointing at the source root; branch = branch_name.
+   * Clone: the first version of a new table (or branch), the source manifest copied with its version number.
+   * Shallow: data and deletion files and indices lacking a base get a new base (id = max existing id + 1, or 0)
+   * pointing at the source root; branch = branch_name. Deep: the files were copied into the new table, so base
+   * paths, branch and tag are cleared and no file or index keeps a base id.
    */
   public static TableState buildClone(TableState source, Transaction txn, CommitContext ctx) {
     return CloneOperation.build(source, txn, ctx);

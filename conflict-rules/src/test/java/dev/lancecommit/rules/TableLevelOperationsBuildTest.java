@@ -173,6 +173,55 @@ class TableLevelOperationsBuildTest {
   }
 
   @Test
+  void deepCloneNamesEveryFileUnderTheNewTableRoot() {
+    DataFragment f0 = withDeletions(fragment(0, 5), 2, 1);
+    DataFragment onBase = DataFragment.newBuilder().setId(1).setPhysicalRows(3)
+        .addFiles(file("x.lance", 0, 1, 2, 3).toBuilder().setBaseId(3))
+        .setDeletionFile(f0.getDeletionFile().toBuilder().setBaseId(3)).build();
+    TableState source = new TableState(manifest(4, f0, onBase).setMaxFragmentId(1).setBranch("dev").setTag("t1")
+        .addBasePaths(BasePath.newBuilder().setId(3).setPath("s3://elsewhere/t").setIsDatasetRoot(true))
+        .putConfig("k", "v").build(),
+        List.of(scalarIndex(1, "id_idx", 2, 0, 0, 1).toBuilder().setBaseId(3).build(),
+            scalarIndex(2, "v_idx", 2, 1, 0).toBuilder().clearBaseId().build()));
+    Transaction clone = txn(4).setClone(Transaction.Clone.newBuilder().setIsShallow(false).setRefVersion(4)
+        .setRefPath("s3://bucket/source").setRefName("dev").setBranchName("ignored")).build();
+
+    TableState cloned = ManifestBuilder.buildClone(source, clone,
+        new CommitContext(4, NOW, "4-clone.txn", WRITER, false, "2.1"));
+
+    assertThat(cloned.version()).isEqualTo(4);
+    assertThat(cloned.manifest().getBasePathsList()).isEmpty();
+    assertThat(cloned.manifest().hasBranch()).isFalse();
+    assertThat(cloned.manifest().getTag()).isEmpty();
+    assertThat(cloned.manifest().hasIndexSection()).isFalse();
+    assertThat(cloned.manifest().getFragmentsList()).hasSize(2).allSatisfy(f -> {
+      assertThat(f.getFilesList()).noneMatch(DataFile::hasBaseId);
+      assertThat(f.getDeletionFile().hasBaseId()).isFalse();
+    });
+    // apart from the bases, the fragments are the source's, file for file
+    assertThat(cloned.manifest().getFragments(1).getFiles(0).getPath()).isEqualTo("x.lance");
+    assertThat(cloned.manifest().getFragments(0).getDeletionFile().getId())
+        .isEqualTo(f0.getDeletionFile().getId());
+    assertThat(cloned.manifest().getFragments(0).getPhysicalRows()).isEqualTo(5);
+    assertThat(cloned.indices()).hasSize(2).noneMatch(IndexMetadata::hasBaseId);
+    assertThat(cloned.indices()).extracting(IndexMetadata::getName).containsExactly("id_idx", "v_idx");
+    assertThat(cloned.manifest().getMaxFragmentId()).isEqualTo(1);
+    assertThat(cloned.manifest().getConfigMap()).containsEntry("k", "v");
+    assertThat(cloned.manifest().getFieldsList()).isEqualTo(source.manifest().getFieldsList());
+    assertThat(cloned.manifest().getTransactionFile()).isEqualTo("4-clone.txn");
+    assertThat(cloned.manifest().getTimestamp().getSeconds()).isEqualTo(NOW.getEpochSecond());
+    assertThat(cloned.manifest().getWriterVersion()).isEqualTo(WRITER);
+    // flags follow the content: deletions (1) and config (8 writer), no base paths (16)
+    assertThat(cloned.manifest().getReaderFeatureFlags() & FeatureFlags.BASE_PATHS).isZero();
+    assertThat(cloned.manifest().getWriterFeatureFlags() & FeatureFlags.BASE_PATHS).isZero();
+    assertThat(cloned.manifest().getReaderFeatureFlags() & FeatureFlags.DELETION_FILES).isNotZero();
+
+    // a deep clone keeps the source's version number like a shallow one
+    assertThatThrownBy(() -> ManifestBuilder.buildClone(source, clone, ctx(5)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keeps the source version number");
+  }
+
+  @Test
   void operationsThisBuildCannotApplyAreUnsupported() {
     Transaction overlay = txn(2).setDataOverlay(Transaction.DataOverlay.getDefaultInstance()).build();
     assertThatThrownBy(() -> ManifestBuilder.build(table(2, 0, fragment(0, 1)), overlay, ctx(3)))
@@ -181,9 +230,5 @@ class TableLevelOperationsBuildTest {
         .hasMessageContaining("unstable")
         .extracting(e -> ((UnsupportedOperationTypeException) e).reason())
         .satisfies(reason -> assertThat(reason).hasValueSatisfying(r -> assertThat(r).contains("flag 64")));
-    Transaction deep = txn(4).setClone(Transaction.Clone.newBuilder().setIsShallow(false).setRefVersion(2)
-        .setRefPath("s3://x")).build();
-    assertThatThrownBy(() -> ManifestBuilder.buildClone(table(2, 0, fragment(0, 1)), deep, ctx(2)))
-        .isInstanceOf(UnsupportedOperationTypeException.class);
   }
 }

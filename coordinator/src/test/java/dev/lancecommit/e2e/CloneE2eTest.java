@@ -4,10 +4,19 @@ import static dev.lancecommit.e2e.VersionHistoryE2eTest.range;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lancecommit.coordinator.storage.ObjectInfo;
+import dev.lancecommit.coordinator.storage.ObjectStores;
+import dev.lancecommit.coordinator.storage.S3Config;
+import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.table.TableStorage;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventReader;
 import dev.lancecommit.format.TransactionFiles;
+import dev.lancecommit.format.deletion.DeletionVectors;
+import dev.lancecommit.format.pb.DataFile;
+import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.testing.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
 import dev.lancecommit.testing.lance.TransactionFactory;
 import java.io.IOException;
@@ -25,12 +34,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.FragmentMetadata;
 import org.lance.Ref;
 
 /**
- * A shallow Clone committed through CommitTable: a source table gets four versions, a declared table is cloned from
+ * Clones committed through CommitTable. Shallow: a source table gets four versions, a declared table is cloned from
  * the source's version 2, and stock Lance reads the clone, appends land after it, the source stays as it was, and a
- * clone stock Lance makes itself of the same version reads back the same rows.
+ * clone stock Lance makes itself of the same version reads back the same rows. Deep: the clone owns copies of the
+ * files and outlives its source (stock Lance Java 7.0.0 has no deep clone API, so the test copies as Lance's Rust
+ * {@code deep_clone} does).
  */
 @ExtendWith(E2eServices.class)
 class CloneE2eTest {
@@ -162,7 +175,7 @@ class CloneE2eTest {
       CommitApi.Response deepClone = target.api().commit(target.id(), deep);
       assertThat(deepClone.status()).as("%s", deepClone).isEqualTo(400);
       assertThat(deepClone.code()).isEqualTo(13);
-      assertThat(deepClone.raw()).contains("Deep clone");
+      assertThat(deepClone.raw()).contains("Deep clone").contains("is not in the table");
 
       assertThat(target.describedVersion()).isZero();
       assertThat(listedVersions(target)).isEmpty();
@@ -203,6 +216,125 @@ class CloneE2eTest {
       assertThat(target.lance().readColumn(CLONED_VERSION, "id")).containsExactlyInAnyOrderElementsOf(stockIds);
       assertThat(target.append(CLONED_VERSION, 50, ROWS).version()).isEqualTo(CLONED_VERSION + 1);
     }
+  }
+
+  /**
+   * A deep clone as Lance's {@code deep_clone} makes it: the files of the source version are copied into the new
+   * table first (data, deletion files), then the Clone is committed, here through CommitTable. Stock Lance reads
+   * exactly the source version's rows from it, and keeps reading them once the source is gone from the store. A
+   * partial copy is refused and leaves its table without a version.
+   */
+  @ParameterizedTest
+  @EnumSource(E2eServices.Store.class)
+  void aDeepCloneCommittedThroughCommitTableOwnsItsFilesAndOutlivesItsSource(
+      E2eServices.Store store, E2eServices services) {
+    E2eServices.Service service = services.service(store);
+    try (ObjectStores stores = storesOf(service);
+        E2eTable source = E2eTable.declare(service, "deepsrc");
+        E2eTable clone = E2eTable.declare(service, "deepdst");
+        E2eTable partial = E2eTable.declare(service, "deepbad")) {
+      long cloned = 3;
+      source.create(0, ROWS);
+      source.append(1, ROWS, ROWS);
+      // version 3 deletes id 1: Lance writes the deletion file, CommitTable commits the Delete
+      FragmentMetadata withDeletion;
+      try (Dataset v2 = source.lance().open(2)) {
+        withDeletion = new Fragment(v2, 0).deleteRows(List.of(1));
+      }
+      CommitApi.Response deleted = source.api().commit(source.id(),
+          TransactionFactory.delete(2, List.of(LanceProtos.fragment(withDeletion)), List.of()));
+      assertThat(deleted.status()).as("%s", deleted).isEqualTo(200);
+      source.append(cloned, 100, ROWS);
+      List<Long> expected = source.lance().readIds(cloned);
+      assertThat(expected).containsExactlyInAnyOrder(0L, 2L, 3L, 4L, 5L);
+      List<String> files = filesOf(source.lance(), cloned);
+      assertThat(files).anyMatch(f -> f.startsWith("_deletions/")).anyMatch(f -> f.startsWith("data/"));
+      StorageLocation sourceRoot = stores.resolve(source.location());
+      Transaction deep = deepClone(source.location(), cloned);
+
+      // a copy missing a file is refused, naming it, and the table stays without a version
+      StorageLocation partialRoot = stores.resolve(partial.location());
+      copy(sourceRoot, partialRoot, files.subList(1, files.size()));
+      CommitApi.Response refused = partial.api().commit(partial.id(), deep);
+      assertThat(refused.status()).as("%s", refused).isEqualTo(400);
+      assertThat(refused.code()).isEqualTo(13);
+      assertThat(refused.raw()).contains(files.get(0)).contains("is not in the table");
+      assertThat(partial.describedVersion()).isZero();
+      assertThat(listedVersions(partial)).isEmpty();
+      assertThat(partialRoot.store().list(partialRoot.rootKey())).extracting(ObjectInfo::key)
+          .noneMatch(k -> k.contains("/_versions/") || k.contains("/_transactions/"));
+
+      // the full copy commits: the clone's first version is the source's version 3, every file its own
+      StorageLocation cloneRoot = stores.resolve(clone.location());
+      copy(sourceRoot, cloneRoot, files);
+      CommitApi.Response r = clone.api().commit(clone.id(), deep);
+      assertThat(r.status()).as("%s", r).isEqualTo(200);
+      assertThat(r.version()).isEqualTo(cloned);
+      assertThat(r.body().get("operation").asText()).isEqualTo("Clone");
+      TableStorage cloneStorage = new TableStorage(cloneRoot);
+      Manifest first = cloneStorage.readVersion(cloned).orElseThrow().manifest();
+      assertThat(first.getBasePathsList()).isEmpty();
+      assertThat(first.getFragmentsList()).allSatisfy(f -> {
+        assertThat(f.getFilesList()).noneMatch(DataFile::hasBaseId);
+        assertThat(f.getDeletionFile().hasBaseId()).isFalse();
+      });
+      assertThat(clone.lance().versions()).containsExactly(cloned);
+      assertThat(clone.lance().readIds(cloned)).containsExactlyInAnyOrderElementsOf(expected);
+
+      // the source leaves the store altogether; a fresh Lance still reads the clone, and it takes appends
+      for (ObjectInfo file : sourceRoot.store().list(sourceRoot.rootKey())) {
+        sourceRoot.store().delete(file.key());
+      }
+      assertThat(sourceRoot.store().list(sourceRoot.rootKey())).isEmpty();
+      try (LanceTables fresh = LanceTables.at(clone.location(), service.lanceStorageOptions())) {
+        assertThat(fresh.readIds(cloned)).containsExactlyInAnyOrderElementsOf(expected);
+        assertValuesMatchIds(fresh, cloned);
+      }
+      assertThat(clone.append(cloned, 200, ROWS).version()).isEqualTo(cloned + 1);
+      List<Long> afterAppend = new ArrayList<>(expected);
+      afterAppend.addAll(range(200, 200 + ROWS));
+      assertThat(clone.lance().readIds(cloned + 1)).containsExactlyInAnyOrderElementsOf(afterAppend);
+    }
+  }
+
+  /** A deep clone of {@code refVersion} of the main branch at {@code refPath}, as Lance's deep_clone builds it. */
+  static Transaction deepClone(String refPath, long refVersion) {
+    Transaction shallow = shallowClone(refPath, refVersion);
+    return shallow.toBuilder().setClone(shallow.getClone().toBuilder().setIsShallow(false)).build();
+  }
+
+  /** The files of {@code version} relative to the table root, as stock Lance sees them: data, then deletions. */
+  private static List<String> filesOf(LanceTables table, long version) {
+    List<String> data = new ArrayList<>();
+    List<String> deletions = new ArrayList<>();
+    try (Dataset ds = table.open(version)) {
+      for (Fragment fragment : ds.getFragments()) {
+        FragmentMetadata meta = fragment.metadata();
+        meta.getFiles().forEach(f -> data.add("data/" + f.getPath()));
+        if (meta.getDeletionFile() != null) {
+          deletions.add(DeletionVectors.relativePath(meta.getId(), LanceProtos.deletionFile(meta.getDeletionFile())));
+        }
+      }
+    }
+    data.addAll(deletions);
+    return data;
+  }
+
+  /** Copies as Lance's deep_clone does: same path relative to the table root. */
+  private static void copy(StorageLocation from, StorageLocation to, List<String> files) {
+    for (String file : files) {
+      to.store().put(to.key(file), from.store().get(from.key(file)).orElseThrow());
+    }
+  }
+
+  private static ObjectStores storesOf(E2eServices.Service service) {
+    if (service.store() == E2eServices.Store.LOCAL) {
+      return ObjectStores.localOnly();
+    }
+    Map<String, String> options = service.lanceStorageOptions();
+    return new ObjectStores(new S3Config(options.get("aws_endpoint"), options.get("aws_region"), true,
+        options.get("aws_access_key_id"), options.get("aws_secret_access_key"), null, Duration.ofSeconds(30),
+        Duration.ofSeconds(10)));
   }
 
   /** A shallow clone of {@code refVersion} of the table at {@code refPath}, built as Lance's shallow_clone does. */

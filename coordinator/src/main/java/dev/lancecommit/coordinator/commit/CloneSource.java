@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Reads the source version a shallow Clone names, as Lance's commit of a new dataset does: the manifest of
+ * Reads the source version a Clone names, as Lance's commit of a new dataset does: the manifest of
  * {@code ref_version} in the dataset rooted at {@code ref_path}. Lance puts the source branch's own root in
  * {@code ref_path} (for a branch, {@code {root}/tree/{branch}}) and resolves a tag to its branch and version before
  * building the transaction, so {@code ref_name} only names the source in the new base path. Blocking.
@@ -34,13 +34,7 @@ final class CloneSource {
       throw new InvalidTransactionException("Clone names source version " + Long.toUnsignedString(refVersion)
           + " of " + refPath + ": only committed main-line versions (1 and up) can be cloned");
     }
-    TableStorage source;
-    try {
-      source = new TableStorage(stores.apply(refPath));
-    } catch (IllegalArgumentException e) {
-      throw new InvalidTransactionException("Cannot read the clone source ref_path '" + refPath + "': "
-          + e.getMessage(), e);
-    }
+    TableStorage source = new TableStorage(root(stores, clone));
     Optional<ManifestFile> manifest;
     try {
       manifest = source.readVersion(refVersion);
@@ -58,5 +52,19 @@ final class CloneSource {
           + refPath + " says it is version " + file.manifest().getVersion());
     }
     return source.stateOf(file);
+  }
+
+  /**
+   * The source table root {@code ref_path} names.
+   *
+   * @throws InvalidTransactionException when it is not a location the coordinator can read
+   */
+  static StorageLocation root(Function<String, StorageLocation> stores, Transaction.Clone clone) {
+    try {
+      return stores.apply(clone.getRefPath());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidTransactionException("Cannot read the clone source ref_path '" + clone.getRefPath() + "': "
+          + e.getMessage(), e);
+    }
   }
 }

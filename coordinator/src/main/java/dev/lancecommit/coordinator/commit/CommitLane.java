@@ -218,7 +218,8 @@ final class CommitLane {
 
   /**
    * A Clone creates the table: its first version is the source's manifest at {@code ref_version}, under the same
-   * version number, with the source's files reached through a new base path (Lance's {@code commit_new_dataset}).
+   * version number, with the source's files reached through a new base path (shallow) or, for a deep clone, named
+   * under this table's root where the writer copied them (Lance's {@code commit_new_dataset}).
    * Resubmitted after it landed, it gets the same answer; onto a table that has versions it is refused.
    */
   private void processClone(Pending pending, Transaction txn) {
@@ -238,12 +239,6 @@ final class CommitLane {
             "Clone creates a table, but this table already exists at version " + current.latestVersion());
       }
       TransactionValidator.validate(txn, null, settings.formatFeatures());
-      if (!clone.getIsShallow()) {
-        throw new InvalidTransactionException("Deep clone (is_shallow=false) is not supported: it would copy every "
-            + "data, deletion and index file of " + clone.getRefPath() + " into this table inside the commit, "
-            + "holding the table's commit lane for as long as the copy takes. Commit a shallow clone "
-            + "(is_shallow=true), which references the source files in place");
-      }
       TableState source = CloneSource.read(stores, clone);
       // The clone is written to next, under the source's flags.
       FeatureFlags.ensureWritable(source.manifest(), settings.formatFeatures());
@@ -251,6 +246,10 @@ final class CommitLane {
       CommitContext ctx = new CommitContext(version, clock.instant(), TransactionFiles.fileName(txn),
           settings.writerVersion(), false, settings.defaultStorageVersion(), settings.formatFeatures());
       TableState next = ManifestBuilder.buildClone(source, txn, ctx);
+      if (!clone.getIsShallow()) {
+        // The writer copied the files before committing (Lance's deep_clone); nothing is written unless all are here.
+        DeepCloneFiles.requirePresent(next, storage.location(), source, CloneSource.root(stores, clone), stores);
+      }
       byte[] file = new ManifestFile(next.manifest(), next.indices(), Optional.of(txn)).encode();
       storage.writeTransactionFile(txn);
       if (writeManifest(version, scheme, file, txn) == WriteOutcome.TAKEN) {

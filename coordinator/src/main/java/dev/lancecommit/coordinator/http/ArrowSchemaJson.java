@@ -100,6 +100,12 @@ final class ArrowSchemaJson {
           return named("decimal" + parts[1])
               .put("length", Long.parseLong(parts[2]) * 1000 + Long.parseLong(parts[3]));
         }
+        if (parts.length == 3) {
+          // A semantic-types table's canonical decimal:{p}:{s}; its default layout is 128-bit up to 38 digits.
+          long precision = Long.parseLong(parts[1]);
+          return named(precision <= 38 ? "decimal128" : "decimal256")
+              .put("length", precision * 1000 + Long.parseLong(parts[2]));
+        }
         break;
       case "fixed_size_binary":
         if (parts.length == 2) {

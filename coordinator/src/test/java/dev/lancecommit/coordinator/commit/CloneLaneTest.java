@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancecommit.coordinator.storage.LocalObjectStore;
+import dev.lancecommit.coordinator.storage.ObjectInfo;
 import dev.lancecommit.coordinator.storage.ObjectAlreadyExistsException;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
@@ -16,6 +17,8 @@ import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.TransactionFiles;
 import dev.lancecommit.format.WriterVersions;
 import dev.lancecommit.format.pb.BasePath;
+import dev.lancecommit.format.pb.DataFile;
+import dev.lancecommit.format.pb.IndexMetadata;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.CommitContext;
 import dev.lancecommit.rules.InvalidTransactionException;
@@ -23,6 +26,7 @@ import dev.lancecommit.rules.ManifestBuilder;
 import dev.lancecommit.testing.FaultInjectingObjectStore;
 import dev.lancecommit.testing.FaultInjectingObjectStore.Call;
 import dev.lancecommit.testing.FaultInjectingObjectStore.When;
+import dev.lancecommit.testing.lance.TransactionFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -195,6 +199,83 @@ class CloneLaneTest {
         .hasMessageContaining("already exists at version 1");
     // theirs, resubmitted to this coordinator, is recognised as committed
     assertThat(commit(service, targetRef, theirs).version()).isEqualTo(1);
+  }
+
+  @Test
+  void aDeepCloneIsWrittenOnlyOnceEveryFileItNamesIsInTheTable() {
+    LaneCommitService service = newService();
+    commit(service, sourceRef, create());
+    commit(service, sourceRef, append(1));
+    IndexMetadata index = TransactionFactory.btreeIndex("id_idx", List.of(0), 2, List.of(0, 1));
+    commit(service, sourceRef, TransactionFactory.createIndex(2, List.of(index), List.of()));
+    String indexDir = "_indices/" + uuidOf(index);
+    store.put(source.key(indexDir + "/page_data.lance"), new byte[7]);
+    store.put(source.key(indexDir + "/page_lookup.lance"), new byte[3]);
+    Transaction deep = clone(source.uri(), 3).toBuilder()
+        .setClone(clone(source.uri(), 3).getClone().toBuilder().setIsShallow(false)).build();
+
+    // nothing copied yet
+    assertThatThrownBy(() -> commit(service, targetRef, deep)).isInstanceOf(InvalidTransactionException.class)
+        .hasMessageContaining(target.uri("data/f1.lance") + " is not in the table");
+    store.put(target.key("data/f1.lance"), new byte[100]);
+    store.put(target.key("data/f2.lance"), new byte[100]);
+    store.put(target.key(indexDir + "/page_data.lance"), new byte[7]);
+    // an index file short, then one cut short
+    assertThatThrownBy(() -> commit(service, targetRef, deep)).isInstanceOf(InvalidTransactionException.class)
+        .hasMessageContaining(target.uri(indexDir + "/page_lookup.lance") + " is not in the table");
+    store.put(target.key(indexDir + "/page_lookup.lance"), new byte[2]);
+    assertThatThrownBy(() -> commit(service, targetRef, deep)).isInstanceOf(InvalidTransactionException.class)
+        .hasMessageContaining(target.uri(indexDir + "/page_lookup.lance") + " has 2 bytes")
+        .hasMessageContaining("has 3");
+    // the refusals wrote nothing: no version, no transaction file, no event
+    assertThat(store.list(target.rootKey())).extracting(ObjectInfo::key)
+        .noneMatch(k -> k.contains("/_versions/") || k.contains("/_transactions/"));
+    assertThat(events.of(targetRef)).isEmpty();
+
+    store.put(target.key(indexDir + "/page_lookup.lance"), new byte[3]);
+    assertThat(commit(service, targetRef, deep).version()).isEqualTo(3);
+    TableState cloned = onDisk(target, 3);
+    assertThat(cloned.manifest().getBasePathsList()).isEmpty();
+    assertThat(cloned.manifest().getFragmentsList()).hasSize(2)
+        .allSatisfy(f -> assertThat(f.getFilesList()).noneMatch(DataFile::hasBaseId));
+    assertThat(cloned.indices()).singleElement().satisfies(i -> {
+      assertThat(i.hasBaseId()).isFalse();
+      assertThat(i.getUuid()).isEqualTo(index.getUuid());
+    });
+    assertThat(events.versions(targetRef)).containsExactly(3L);
+    assertThat(commit(service, targetRef, append(3)).version()).isEqualTo(4);
+    // the source is as it was
+    assertThat(new TableStorage(source).listVersions().versions()).containsExactly(1L, 2L, 3L);
+  }
+
+  @Test
+  void aDeepCloneOfACloneExpectsTheFilesItsSourceReachedThroughABaseUnderItsOwnRoot() {
+    LaneCommitService service = newService();
+    commit(service, sourceRef, create());
+    // the branch reaches f1 through a base path to the main root, and has f2 of its own
+    Transaction makeBranch = clone(source.uri(), 1).toBuilder()
+        .setClone(clone(source.uri(), 1).getClone().toBuilder().setBranchName("dev")).build();
+    commit(service, branchRef, makeBranch);
+    commit(service, branchRef, append(1));
+    Transaction deep = clone(branch.uri(), 2).toBuilder()
+        .setClone(clone(branch.uri(), 2).getClone().toBuilder().setIsShallow(false).setRefName("dev")).build();
+
+    store.put(target.key("data/f2.lance"), new byte[100]);
+    assertThatThrownBy(() -> commit(service, targetRef, deep)).isInstanceOf(InvalidTransactionException.class)
+        .hasMessageContaining(target.uri("data/f1.lance"));
+    store.put(target.key("data/f1.lance"), new byte[100]);
+    assertThat(commit(service, targetRef, deep).version()).isEqualTo(2);
+    TableState cloned = onDisk(target, 2);
+    assertThat(cloned.manifest().getBasePathsList()).isEmpty();
+    assertThat(cloned.manifest().hasBranch()).isFalse();
+    assertThat(cloned.manifest().getFragmentsList()).extracting(f -> f.getFiles(0).getPath())
+        .containsExactly("f1.lance", "f2.lance");
+    assertThat(cloned.manifest().getFragmentsList()).allSatisfy(f -> assertThat(f.getFiles(0).hasBaseId()).isFalse());
+  }
+
+  private static String uuidOf(IndexMetadata index) {
+    java.nio.ByteBuffer bytes = index.getUuid().getUuid().asReadOnlyByteBuffer();
+    return new UUID(bytes.getLong(), bytes.getLong()).toString();
   }
 
   private byte[] cloneManifest(Transaction txn) {
