@@ -50,7 +50,7 @@ class TableLevelOperationsBuildTest {
   }
 
   @Test
-  void restoreBringsBackTheOldContentUnderANewVersionWithoutMovingHighWaterMarksBack() {
+  void restoreBringsBackTheOldContentButNotTheOldHighWaterMarksThatLanceMovesBackAndReusesIdsFrom() {
     TableState v2 = withIndices(table(2, 1, fragment(0, 5), fragment(1, 5)), scalarIndex(1, "id_idx", 2, 0, 0, 1));
     TableState v5 = table(5, 7, fragment(6, 5), fragment(7, 5));
     Transaction restore = txn(5).setRestore(Transaction.Restore.newBuilder().setVersion(2)).build();

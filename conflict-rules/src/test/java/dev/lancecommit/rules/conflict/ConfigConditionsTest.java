@@ -20,7 +20,7 @@ class ConfigConditionsTest {
   @Nested
   class OverwriteVsUpdateConfigK1 {
     @Test
-    void sameKeyIsIncompatible() {
+    void sameKeyIsIncompatibleWhereLanceNov2025DecodesTheOverwriteKeysInvertedAndLetsItThrough() {
       assertThat(Conditions.K1.evaluate(overwrite("a=1"), configUpdates("a=2"), NONE).detail())
           .isEqualTo("both change config keys [a]");
       assertThat(Conditions.K1.decide(overwrite("a=1"), configUpdates("a"), NONE)).isEqualTo(INCOMPATIBLE);

@@ -257,6 +257,7 @@ public final class Catalog {
       }
       return TableRecord.create(id, resolved, UUID.randomUUID().toString(), TableStatus.DECLARED, properties, now());
     });
+    confirmLocationFree(id, locationKey, () -> undoTable(id, m.after()));
     confirmParent(namespace, () -> undoTable(id, m.after()));
     return m.after().live().orElseThrow();
   }
@@ -294,6 +295,7 @@ public final class Catalog {
           properties, same.map(TableRecord::createdAt).orElse(now), now, "", Optional.empty(), Optional.empty());
     });
     if (m.created()) {
+      confirmLocationFree(id, locationKey, () -> undoTable(id, m.after()));
       confirmParent(namespace, () -> undoTable(id, m.after()));
     }
     return m.after().live().orElseThrow();
@@ -695,11 +697,34 @@ public final class Catalog {
   }
 
   /**
+   * The location check again, after our entry is written: two requests for one new location can both pass
+   * {@link #requireLocationFree} before either writes. Whoever finds the other's entry after writing its own takes
+   * its entry back and fails, so at most one survives; when both find each other both fail, and a retry settles it.
+   */
+  private void confirmLocationFree(List<String> id, String locationKey, Runnable undo) {
+    Optional<TableRecord> other = liveTableOverlapping(id, locationKey);
+    if (other.isPresent()) {
+      undo.run();
+      throw new CatalogConcurrentUpdateException("Table " + Identifiers.display(other.get().id()) + " was given "
+          + other.get().location() + " at the same time as " + Identifiers.display(id) + "; nothing was kept for "
+          + Identifiers.display(id) + ", retry");
+    }
+  }
+
+  /**
    * Refuses a location at, inside or around the location of another live table: two entries committing to one
-   * dataset would be two commit lanes, and dropping one would delete the other's files. (Two concurrent requests
-   * for one new location can both pass this check; the catalog has no location index to settle that race.)
+   * dataset would be two commit lanes, and dropping one would delete the other's files. Concurrent requests for one
+   * new location are settled by {@link #confirmLocationFree}.
    */
   private void requireLocationFree(List<String> id, String locationKey) {
+    Optional<TableRecord> other = liveTableOverlapping(id, locationKey);
+    if (other.isPresent()) {
+      throw new TableAlreadyExistsException(id, "Table " + Identifiers.display(other.get().id()) + " already uses "
+          + other.get().location() + "; a table location may not be at, inside or around another table's location");
+    }
+  }
+
+  private Optional<TableRecord> liveTableOverlapping(List<String> id, String locationKey) {
     for (Map.Entry<List<String>, Long> other
         : latestRevisions(layout.treeBase(), CatalogLayout.Kind.TABLE).entrySet()) {
       if (other.getKey().equals(id)) {
@@ -707,10 +732,10 @@ public final class Catalog {
       }
       TableRecord record = tables.read(layout.tableDir(other.getKey()), other.getValue()).value();
       if (record.isLive() && overlaps(locationKey, record.location())) {
-        throw new TableAlreadyExistsException(id, "Table " + Identifiers.display(record.id()) + " already uses "
-            + record.location() + "; a table location may not be at, inside or around another table's location");
+        return Optional.of(record);
       }
     }
+    return Optional.empty();
   }
 
   private boolean overlaps(String locationKey, String otherLocation) {

@@ -123,6 +123,27 @@ class CatalogRaceTest {
   }
 
   @Test
+  void twoDeclaresOfOneNewLocationNeverBothKeepIt() {
+    String shared = root.resolve("shared/t.lance").toString();
+    // B declares u at the same location between A's location check and A's write of t
+    storeA.beforeNextCreate(k -> k.contains("/_tables/t/"), () ->
+        b.declareTable(List.of("ns", "u"), Optional.of(shared), Map.of()));
+
+    assertThatThrownBy(() -> a.declareTable(List.of("ns", "t"), Optional.of(shared), Map.of()))
+        .isInstanceOf(CatalogConcurrentUpdateException.class)
+        .hasMessageContaining("ns$u")
+        .hasMessageContaining("retry");
+
+    assertThat(storeA.hookPending()).isFalse();
+    assertThat(b.loadTable(List.of("ns", "t"))).isEmpty();
+    assertThat(b.loadTable(List.of("ns", "u")).orElseThrow().location()).isEqualTo(shared);
+    assertThat(revisions("ns/_tables/t")).containsExactly("declared/", "deregistered/");
+    // the loser's retry is now refused by the first check, as any later declare of a taken location is
+    assertThatThrownBy(() -> a.declareTable(List.of("ns", "t"), Optional.of(shared), Map.of()))
+        .isInstanceOf(TableAlreadyExistsException.class);
+  }
+
+  @Test
   void aNamespaceDroppedWhileATableIsDeclaredInItNeverKeepsTheTable() {
     // B drops the (still empty) namespace between A's namespace check and A's table write
     storeA.beforeNextCreate(k -> k.contains("/_tables/t/"), () ->
