@@ -20,7 +20,6 @@ import dev.lancecommit.coordinator.storage.StoreUnavailableException;
 import dev.lancecommit.events.CommitEventPublisher;
 import dev.lancecommit.events.KafkaCommitEventPublisher;
 import dev.lancecommit.events.KafkaTableEventPublisher;
-import dev.lancecommit.events.KafkaTopics;
 import dev.lancecommit.events.TableEventPublisher;
 import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
 import dev.lancecommit.format.FormatFeatures;
@@ -88,15 +87,13 @@ public final class Coordinator implements AutoCloseable {
         publisher = new DisabledEventPublisher();
         resources.push(publisher);
       } else {
-        KafkaTopics.ensureTopic(bootstrap, topic, config.getInt(CoordinatorConfig.KAFKA_TOPIC_PARTITIONS),
-            (short) config.getInt(CoordinatorConfig.KAFKA_TOPIC_REPLICATION), java.util.Map.of(),
-            KafkaTopics.DEFAULT_TIMEOUT);
         KafkaCommitEventPublisher kafka = KafkaCommitEventPublisher.builder(bootstrap)
             .topic(topic)
             .publishTimeout(Duration.ofMillis(config.getLong(CoordinatorConfig.KAFKA_PUBLISH_TIMEOUT_MS)))
             .build();
         // Commits are answered once their manifest lands; the outbox publishes in version order per table and the
-        // reconciler republishes whatever storage holds that Kafka does not (crashes, writers bypassing us).
+        // reconciler republishes whatever storage holds that Kafka does not (crashes, writers bypassing us). Start
+        // does not wait for Kafka: the topics are ensured and the progress loaded in the background.
         Publication publication = Publication.start(PublicationConfig.from(config), bootstrap, kafka,
             stores::resolve, new CatalogTableSource(catalog));
         resources.push(publication);

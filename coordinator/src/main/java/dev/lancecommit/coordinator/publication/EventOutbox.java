@@ -35,6 +35,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Memory is bounded per table ({@link PublicationConfig#maxQueuedPerTable()}): beyond it the newest events are
  * dropped and the reconciler re-reads them once the queue has drained.
+ *
+ * <p>The outbox starts before Kafka has answered: until {@link #begin} hands it the loaded progress it queues events
+ * (within the same bound) but sends nothing, since it does not know yet what an earlier process published. Then it
+ * drops what the progress covers and pumps every table.
  */
 public final class EventOutbox implements CommitEventPublisher {
   private static final Logger LOG = LoggerFactory.getLogger(EventOutbox.class);
@@ -42,8 +46,10 @@ public final class EventOutbox implements CommitEventPublisher {
   private enum State { RUNNING, CLOSING, STOPPED, HALTED }
 
   private final CommitEventPublisher kafka;
-  private final PublicationProgress progress;
   private final PublicationConfig config;
+  /** Null until {@link #begin}: nothing is sent before it is known what was published before. */
+  private volatile PublicationProgress progress;
+  private final CompletableFuture<Void> ready = new CompletableFuture<>();
   private final ScheduledThreadPoolExecutor scheduler;
   private final ConcurrentHashMap<String, TableQueue> tables = new ConcurrentHashMap<>();
   private volatile Consumer<TableRef> gapListener = table -> { };
@@ -51,12 +57,12 @@ public final class EventOutbox implements CommitEventPublisher {
   private final AtomicLong failedAttempts = new AtomicLong();
 
   /**
+   * An outbox that queues but does not send until {@link #begin} is called.
+   *
    * @param kafka publishes one event; this outbox owns it from now on and closes it
-   * @param progress where published progress is recorded; this outbox closes it
    */
-  public EventOutbox(CommitEventPublisher kafka, PublicationProgress progress, PublicationConfig config) {
+  public EventOutbox(CommitEventPublisher kafka, PublicationConfig config) {
     this.kafka = Objects.requireNonNull(kafka, "kafka");
-    this.progress = Objects.requireNonNull(progress, "progress");
     this.config = Objects.requireNonNull(config, "config");
     this.scheduler = new ScheduledThreadPoolExecutor(1, runnable -> {
       Thread thread = new Thread(runnable, "lance-commit-outbox");
@@ -64,6 +70,40 @@ public final class EventOutbox implements CommitEventPublisher {
       return thread;
     });
     this.scheduler.setRemoveOnCancelPolicy(true);
+  }
+
+  /**
+   * Starts sending: every queued version the progress covers is dropped, then every table is pumped. Call it once
+   * Kafka answered and the progress is loaded; this outbox closes {@code progress} from now on.
+   *
+   * @return false if the outbox was closed or halted first (or already began); the caller keeps {@code progress}
+   */
+  public boolean begin(PublicationProgress progress) {
+    Objects.requireNonNull(progress, "progress");
+    synchronized (this) {
+      if (state != State.RUNNING || this.progress != null) {
+        return false;
+      }
+      this.progress = progress;
+    }
+    ready.complete(null);
+    for (TableQueue queue : tables.values()) {
+      pump(queue);
+    }
+    return true;
+  }
+
+  /** True once {@link #begin} handed in the progress: events are being sent. */
+  public boolean ready() {
+    return progress != null;
+  }
+
+  /**
+   * Completes when the outbox begins sending; fails if it is closed or halted before that. A copy: completing it
+   * changes nothing here.
+   */
+  public CompletableFuture<Void> whenReady() {
+    return ready.copy();
   }
 
   /** Called (outside any lock, possibly often) when a table's next version is missing from its queue. */
@@ -86,6 +126,7 @@ public final class EventOutbox implements CommitEventPublisher {
     }
     TableQueue queue = queue(refOf(event));
     synchronized (queue) {
+      sync(queue);
       if (createsTableAbove(event) && queue.published < event.version() - 1) {
         // A Clone creates the table at its source's version number: the versions below it never exist here, so
         // its event need not wait for the reconciler to prove them gone.
@@ -114,6 +155,7 @@ public final class EventOutbox implements CommitEventPublisher {
   View view(TableRef table) {
     TableQueue queue = queue(table);
     synchronized (queue) {
+      sync(queue);
       NavigableSet<Long> queued = queue.pending.eventVersions();
       if (queue.inFlight != null) {
         queued.add(queue.inFlight.version());
@@ -133,6 +175,7 @@ public final class EventOutbox implements CommitEventPublisher {
   void recover(TableRef table, List<Item> items, boolean complete, View seen) {
     TableQueue queue = queue(table);
     synchronized (queue) {
+      sync(queue);
       for (Item item : items) {
         if (item instanceof EventItem e) {
           queue.pending.offer(e.event(), false, queue.floor());
@@ -151,14 +194,18 @@ public final class EventOutbox implements CommitEventPublisher {
     pump(queue);
   }
 
-  /** The highest version of the table published with every version before it (0 when none is known). */
+  /**
+   * The highest version of the table published with every version before it (0 when none is known, and always 0
+   * before {@link #begin}).
+   */
   public long publishedThrough(String tableUuid) {
     TableQueue queue = tables.get(tableUuid);
     if (queue == null) {
-      return progress.recorded(tableUuid).orElse(0);
+      PublicationProgress loaded = progress;
+      return loaded == null ? 0 : loaded.recorded(tableUuid).orElse(0);
     }
     synchronized (queue) {
-      return queue.published;
+      return sync(queue) ? queue.published : 0;
     }
   }
 
@@ -179,12 +226,30 @@ public final class EventOutbox implements CommitEventPublisher {
   }
 
   private TableQueue queue(TableRef table) {
-    TableQueue queue = tables.computeIfAbsent(table.tableUuid(),
-        uuid -> new TableQueue(table, progress.recorded(uuid).orElse(0)));
+    TableQueue queue = tables.computeIfAbsent(table.tableUuid(), uuid -> new TableQueue(table));
     synchronized (queue) {
       queue.ref = table;
     }
     return queue;
+  }
+
+  /**
+   * Raises the queue's published version to what the progress recorded, once the progress is loaded (a queue made
+   * before {@link #begin} starts at 0). Call holding the queue's lock.
+   *
+   * @return true if the progress is applied, false while it is not loaded yet
+   */
+  private boolean sync(TableQueue queue) {
+    if (queue.synced) {
+      return true;
+    }
+    PublicationProgress loaded = progress;
+    if (loaded == null) {
+      return false;
+    }
+    queue.published = Math.max(queue.published, loaded.recorded(queue.ref.tableUuid()).orElse(0));
+    queue.synced = true;
+    return true;
   }
 
   private void evictOverflow(TableQueue queue) {
@@ -206,7 +271,7 @@ public final class EventOutbox implements CommitEventPublisher {
     TableRef ref;
     synchronized (queue) {
       ref = queue.ref;
-      if (state == State.STOPPED || state == State.HALTED || queue.inFlight != null) {
+      if (state == State.STOPPED || state == State.HALTED || queue.inFlight != null || !sync(queue)) {
         return;
       }
       while (true) {
@@ -294,8 +359,11 @@ public final class EventOutbox implements CommitEventPublisher {
     return Duration.ofMillis(Math.min(max, Math.max(min, delay)));
   }
 
-  /** True when no table has an event that could be sent now. */
+  /** True when no table has an event that could be sent now (none can before {@link #begin}). */
   private boolean idle() {
+    if (progress == null) {
+      return true;
+    }
     for (TableQueue queue : tables.values()) {
       synchronized (queue) {
         if (queue.inFlight != null) {
@@ -329,13 +397,22 @@ public final class EventOutbox implements CommitEventPublisher {
     if (!idle()) {
       LOG.warn("{} events were not published before shutdown; the reconciler publishes them after the next start",
           backlog());
+    } else if (progress == null && backlog() > 0) {
+      LOG.warn("Kafka did not answer before shutdown: {} queued events were never sent; the reconciler publishes "
+          + "them after the next start", backlog());
     }
-    state = State.STOPPED;
+    synchronized (this) {
+      state = State.STOPPED;
+    }
+    ready.completeExceptionally(new IllegalStateException("the outbox was closed before Kafka answered"));
     scheduler.shutdownNow();
     try {
       kafka.close();
     } finally {
-      progress.close();
+      PublicationProgress loaded = progress;
+      if (loaded != null) {
+        loaded.close();
+      }
     }
   }
 
@@ -350,8 +427,12 @@ public final class EventOutbox implements CommitEventPublisher {
       }
       state = State.HALTED;
     }
+    ready.completeExceptionally(new IllegalStateException("the outbox was halted before Kafka answered"));
     scheduler.shutdownNow();
-    progress.halt();
+    PublicationProgress loaded = progress;
+    if (loaded != null) {
+      loaded.halt();
+    }
     kafka.close();
   }
 
@@ -376,10 +457,11 @@ public final class EventOutbox implements CommitEventPublisher {
     int failures;
     boolean truncated;
     long evictions;
+    /** The loaded progress has been applied to {@link #published}. */
+    boolean synced;
 
-    TableQueue(TableRef ref, long published) {
+    TableQueue(TableRef ref) {
       this.ref = ref;
-      this.published = published;
     }
 
     /** Versions at or below this are published or being published. */

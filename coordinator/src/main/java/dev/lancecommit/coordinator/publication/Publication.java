@@ -3,6 +3,9 @@ package dev.lancecommit.coordinator.publication;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.events.CommitEventPublisher;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,43 +14,67 @@ import org.slf4j.LoggerFactory;
  * Event publication as the coordinator runs it: the progress topic, the outbox commits publish into, and the
  * reconciler that publishes what the outbox never saw. {@link #outbox()} is the {@link CommitEventPublisher} to hand
  * to the commit service. Close it after the commit service and the REST server are stopped.
+ *
+ * <p>Starting never waits for Kafka, so a coordinator restarted during a Kafka outage answers commits at once. Until
+ * Kafka answers, a background thread keeps trying to ensure the events topic and the progress topic and to load the
+ * progress; meanwhile the outbox queues events (within its per-table bound) and sends none, because it does not
+ * know yet what was published before. Once the progress is loaded ({@link #ready()}), the outbox sends every queued
+ * table in version order and the reconciler runs its first pass, which publishes whatever storage holds that Kafka
+ * lacks, events dropped from memory during the wait included.
  */
 public final class Publication implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Publication.class);
 
-  private final PublicationProgress progress;
+  private final PublicationConfig config;
   private final EventOutbox outbox;
   private final Reconciler reconciler;
+  private final PublicationStartup startup;
+  private final Object lock = new Object();
+  private boolean stopped; // guarded by lock
+  private volatile PublicationProgress progress;
 
-  private Publication(PublicationProgress progress, EventOutbox outbox, Reconciler reconciler) {
-    this.progress = progress;
-    this.outbox = outbox;
-    this.reconciler = reconciler;
+  private Publication(PublicationConfig config, String bootstrap, CommitEventPublisher kafka,
+      Function<String, StorageLocation> stores, TableSource tables) {
+    this.config = config;
+    this.outbox = new EventOutbox(kafka, config);
+    this.reconciler = new Reconciler(outbox, tables, stores, config, Clock.systemUTC());
+    this.startup = new PublicationStartup(bootstrap, config, this::onKafkaReady);
   }
 
   /**
-   * Loads the progress (creating the compacted progress topic if needed), then starts the outbox and the reconciler,
-   * whose first pass runs at once in the background.
+   * Starts the outbox at once and, in the background, gets Kafka ready: creates the events topic and the compacted
+   * progress topic if needed and loads the progress, retrying until Kafka answers; then the outbox starts sending
+   * and the reconciler starts (its first pass at once). Returns without touching Kafka.
    *
-   * @param kafka publishes one event to the events topic; owned by the publication from now on (closed with it),
-   *     also when this method fails
+   * @param kafka publishes one event to the events topic; owned by the publication from now on (closed with it)
    * @param stores resolves a table location to its store, e.g. {@code ObjectStores::resolve}
-   * @throws IllegalStateException if Kafka does not answer within {@link PublicationConfig#kafkaTimeout()}
    */
   public static Publication start(PublicationConfig config, String bootstrap, CommitEventPublisher kafka,
       Function<String, StorageLocation> stores, TableSource tables) {
-    PublicationProgress progress;
-    try {
-      progress = PublicationProgress.open(bootstrap, config);
-    } catch (RuntimeException e) {
-      kafka.close();
-      throw e;
+    Publication publication = new Publication(config, bootstrap, kafka, stores, tables);
+    publication.startup.start();
+    LOG.info("Publishing commit events to {} through an outbox (progress topic {}, reconciling every {} ms); "
+        + "sending starts once Kafka answers", config.eventsTopic(), config.progressTopic(),
+        config.reconcileInterval().toMillis());
+    return publication;
+  }
+
+  private void onKafkaReady(PublicationProgress loaded) {
+    synchronized (lock) {
+      if (stopped) {
+        loaded.halt(); // nothing was recorded through it: there is nothing to write
+        return;
+      }
+      outbox.onGap(reconciler::reconcileSoon); // before the outbox pumps, so no gap it finds goes unheard
+      if (!outbox.begin(loaded)) {
+        loaded.halt();
+        return;
+      }
+      progress = loaded;
+      reconciler.start();
     }
-    EventOutbox outbox = new EventOutbox(kafka, progress, config);
-    Reconciler reconciler = new Reconciler(outbox, tables, stores, config, Clock.systemUTC()).start();
-    LOG.info("Publishing commit events through an outbox (progress topic {}, reconciling every {} ms)",
-        config.progressTopic(), config.reconcileInterval().toMillis());
-    return new Publication(progress, outbox, reconciler);
+    LOG.info("Kafka answered: publishing the events queued meanwhile ({}), progress of {} tables loaded",
+        outbox.backlog(), loaded.recordedAtStart().size());
   }
 
   /** The publisher commits publish into; it never waits for Kafka. */
@@ -59,14 +86,33 @@ public final class Publication implements AutoCloseable {
     return reconciler;
   }
 
-  public PublicationProgress progress() {
-    return progress;
+  /** The progress, once Kafka answered. */
+  public Optional<PublicationProgress> progress() {
+    return Optional.ofNullable(progress);
   }
 
-  /** Stops reconciling, drains the outbox (bounded), records the progress and releases Kafka. */
+  /** True once Kafka answered, the progress is loaded and events are being sent. */
+  public boolean ready() {
+    return outbox.ready();
+  }
+
+  /** Completes when {@link #ready()} becomes true; fails if the publication is closed or halted before. */
+  public CompletableFuture<Void> whenReady() {
+    return outbox.whenReady();
+  }
+
+  /**
+   * Stops reconciling, drains the outbox (bounded by {@link PublicationConfig#shutdownDrain()}), records the progress
+   * and releases Kafka. While Kafka has not answered yet it stops trying (waiting at most the drain bound for an
+   * attempt under way) and releases Kafka; the queued events are left to the reconciler of the next start.
+   */
   @Override
   public void close() {
+    synchronized (lock) {
+      stopped = true;
+    }
     try {
+      startup.close(config.shutdownDrain());
       reconciler.close();
     } finally {
       outbox.close();
@@ -75,6 +121,10 @@ public final class Publication implements AutoCloseable {
 
   /** Dies on the spot, as a killed process would: nothing more is published or recorded (for tests). */
   public void halt() {
+    synchronized (lock) {
+      stopped = true;
+    }
+    startup.close(Duration.ZERO);
     reconciler.close();
     outbox.halt();
   }

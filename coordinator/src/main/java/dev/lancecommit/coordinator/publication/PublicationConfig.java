@@ -1,6 +1,7 @@
 package dev.lancecommit.coordinator.publication;
 
 import dev.lancecommit.coordinator.CoordinatorConfig;
+import dev.lancecommit.events.KafkaTopics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -54,6 +55,7 @@ public final class PublicationConfig {
 
   private final String eventsTopic;
   private final String progressTopic;
+  private final int eventsTopicPartitions;
   private final short replicationFactor;
   private final Duration reconcileInterval;
   private final int maxQueuedPerTable;
@@ -70,6 +72,7 @@ public final class PublicationConfig {
     this.progressTopic = b.progressTopic == null || b.progressTopic.isBlank()
         ? b.eventsTopic + PROGRESS_TOPIC_SUFFIX
         : b.progressTopic;
+    this.eventsTopicPartitions = b.eventsTopicPartitions;
     this.replicationFactor = b.replicationFactor;
     this.reconcileInterval = b.reconcileInterval;
     this.maxQueuedPerTable = b.maxQueuedPerTable;
@@ -87,9 +90,10 @@ public final class PublicationConfig {
     return KEYS;
   }
 
-  /** Reads the publication keys plus {@code kafka.topic} and {@code kafka.topic.replication}. */
+  /** Reads the publication keys plus {@code kafka.topic}, its partitions and its replication. */
   public static PublicationConfig from(CoordinatorConfig config) {
     return builder(config.get(CoordinatorConfig.KAFKA_TOPIC))
+        .eventsTopicPartitions(config.getInt(CoordinatorConfig.KAFKA_TOPIC_PARTITIONS))
         .replicationFactor((short) config.getInt(CoordinatorConfig.KAFKA_TOPIC_REPLICATION))
         .progressTopic(config.get(PROGRESS_TOPIC))
         .reconcileInterval(Duration.ofMillis(config.getLong(RECONCILE_INTERVAL_MS)))
@@ -114,6 +118,12 @@ public final class PublicationConfig {
     return progressTopic;
   }
 
+  /** Partitions the events topic is created with when it does not exist. */
+  public int eventsTopicPartitions() {
+    return eventsTopicPartitions;
+  }
+
+  /** Replication of the events topic and the progress topic when they are created. */
   public short replicationFactor() {
     return replicationFactor;
   }
@@ -150,7 +160,10 @@ public final class PublicationConfig {
     return shutdownDrain;
   }
 
-  /** Bound for creating and reading the progress topic at start. */
+  /**
+   * Bound for one attempt to create the topics and read the progress at start; attempts are repeated (in the
+   * background) until Kafka answers.
+   */
   public Duration kafkaTimeout() {
     return kafkaTimeout;
   }
@@ -159,6 +172,7 @@ public final class PublicationConfig {
   public static final class Builder {
     private final String eventsTopic;
     private String progressTopic = "";
+    private int eventsTopicPartitions = KafkaTopics.DEFAULT_PARTITIONS;
     private short replicationFactor = 1;
     private Duration reconcileInterval = Duration.ofMinutes(1);
     private int maxQueuedPerTable = 10_000;
@@ -180,6 +194,14 @@ public final class PublicationConfig {
     /** Empty or null means {@code <events topic>.progress}. */
     public Builder progressTopic(String value) {
       progressTopic = value;
+      return this;
+    }
+
+    public Builder eventsTopicPartitions(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("events topic partitions must be >= 1, got " + value);
+      }
+      eventsTopicPartitions = value;
       return this;
     }
 

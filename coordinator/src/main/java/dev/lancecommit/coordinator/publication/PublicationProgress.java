@@ -106,6 +106,18 @@ public final class PublicationProgress implements AutoCloseable {
   }
 
   /**
+   * {@link #open(String, PublicationConfig)} for a topic known to exist: reads it to the end and starts writing.
+   *
+   * @throws IllegalStateException if Kafka does not answer within {@link PublicationConfig#kafkaTimeout()}
+   */
+  static PublicationProgress load(String bootstrap, PublicationConfig config) {
+    Map<String, Long> loaded = read(bootstrap, config.progressTopic(), config.kafkaTimeout());
+    LOG.info("Loaded publication progress of {} tables from {}", loaded.size(), config.progressTopic());
+    return new PublicationProgress(bootstrap, config.progressTopic(), loaded, config.progressInterval(),
+        config.kafkaTimeout());
+  }
+
+  /**
    * Reads the whole progress topic: per table uuid the highest version recorded. Records that are not progress
    * records are skipped with a warning.
    *

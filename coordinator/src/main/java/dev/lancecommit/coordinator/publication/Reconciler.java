@@ -42,9 +42,10 @@ import org.slf4j.LoggerFactory;
  * <p>For a table it lists {@code _versions/} after the version its outbox has published, skips what the outbox
  * already holds, reads every other version's manifest and transaction and hands the events to the outbox in version
  * order (with the versions that are gone from storage, so the outbox does not wait for them). It runs for every
- * table at {@link #start()} and every {@link PublicationConfig#reconcileInterval()}, and for one table shortly after
- * the outbox reports a gap. All work happens on one thread of its own, so one table is never reconciled twice at
- * once; the outbox alone decides what is sent, so nothing is published twice or out of order.
+ * table at {@link #start()} (which {@link Publication} calls once Kafka answered and the outbox is ready) and every
+ * {@link PublicationConfig#reconcileInterval()}, and for one table shortly after the outbox reports a gap. All work
+ * happens on one thread of its own, so one table is never reconciled twice at once; the outbox alone decides what is
+ * sent, so nothing is published twice or out of order.
  */
 public final class Reconciler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
@@ -109,14 +110,38 @@ public final class Reconciler implements AutoCloseable {
     }
   }
 
-  /** Runs one pass over every table on the reconciler's thread and waits for it (tests, operators). */
+  /**
+   * Runs one pass over every table on the reconciler's thread and waits for it (tests, operators); first waits,
+   * within the same timeout, for the outbox to be ready (Kafka answered).
+   */
   public void reconcileAllNow(Duration timeout) {
-    await(executor.submit(this::pass), timeout);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    awaitReady(timeout);
+    await(executor.submit(this::pass), remaining(deadline));
   }
 
-  /** Reconciles one table on the reconciler's thread and waits for it. */
+  /** Reconciles one table on the reconciler's thread and waits for it (and first for the outbox to be ready). */
   public void reconcileNow(TableRef table, Duration timeout) {
-    await(executor.submit(() -> reconcile(table)), timeout);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    awaitReady(timeout);
+    await(executor.submit(() -> reconcile(table)), remaining(deadline));
+  }
+
+  private void awaitReady(Duration timeout) {
+    try {
+      outbox.whenReady().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("The outbox stopped before Kafka answered", e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("Kafka did not answer within " + timeout + "; nothing was reconciled", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for Kafka", e);
+    }
+  }
+
+  private static Duration remaining(long deadline) {
+    return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
   }
 
   private void passQuietly() {
@@ -153,6 +178,9 @@ public final class Reconciler implements AutoCloseable {
   }
 
   private void reconcile(TableRef table) {
+    if (!outbox.ready()) {
+      return; // what was published before is not known yet; the first pass once it is covers every table
+    }
     EventOutbox.View view = outbox.view(table);
     TableStorage storage = new TableStorage(stores.apply(table.location()));
     TableStorage.VersionListing listing = storage.listVersions();

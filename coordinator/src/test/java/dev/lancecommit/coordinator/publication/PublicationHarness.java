@@ -60,11 +60,18 @@ final class PublicationHarness implements AutoCloseable {
   private final AtomicInteger files = new AtomicInteger();
 
   PublicationHarness(Path dir, String bootstrap) {
+    this(dir, bootstrap, true);
+  }
+
+  /** @param createTopic false to leave creating the events topic to the publication (Kafka may be down now) */
+  PublicationHarness(Path dir, String bootstrap, boolean createTopic) {
     this.warehouse = stores.resolve(dir.toAbsolutePath().toString());
     this.catalog = new Catalog(warehouse, Duration.ZERO, Clock.systemUTC());
     this.bootstrap = bootstrap;
     this.topic = "commits." + UUID.randomUUID();
-    KafkaTopics.ensureTopic(bootstrap, topic);
+    if (createTopic) {
+      KafkaTopics.ensureTopic(bootstrap, topic);
+    }
   }
 
   PublicationConfig.Builder config() {
