@@ -26,6 +26,7 @@ import dev.lancecommit.rules.ManifestBuilder;
 import dev.lancecommit.testing.FaultInjectingObjectStore;
 import dev.lancecommit.testing.FaultInjectingObjectStore.Call;
 import dev.lancecommit.testing.FaultInjectingObjectStore.When;
+import dev.lancecommit.testing.HandMadeTransactions;
 import dev.lancecommit.testing.lance.TransactionFactory;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -63,7 +64,7 @@ class CloneLaneTest {
   private TableRef sourceRef;
   private TableRef branchRef;
   private TableRef targetRef;
-  private final LaneTransactions transactions = new LaneTransactions();
+  private final HandMadeTransactions transactions = new HandMadeTransactions();
 
   @BeforeEach
   void setUp() {

@@ -22,6 +22,7 @@ import dev.lancecommit.rules.conflict.CommitConflictException;
 import dev.lancecommit.testing.FaultInjectingObjectStore;
 import dev.lancecommit.testing.FaultInjectingObjectStore.Call;
 import dev.lancecommit.testing.FaultInjectingObjectStore.When;
+import dev.lancecommit.testing.HandMadeTransactions;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,7 +53,7 @@ class CommitLaneTest {
   private ExecutorService executor;
   private LaneCommitService service;
   private TableRef ref;
-  private final LaneTransactions transactions = new LaneTransactions();
+  private final HandMadeTransactions transactions = new HandMadeTransactions();
 
   @BeforeEach
   void setUp() {

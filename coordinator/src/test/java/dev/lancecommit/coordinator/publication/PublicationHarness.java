@@ -21,13 +21,12 @@ import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.TransactionFiles;
 import dev.lancecommit.format.WriterVersions;
-import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.DataFragment;
-import dev.lancecommit.format.pb.Field;
 import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.CommitContext;
 import dev.lancecommit.rules.ManifestBuilder;
+import dev.lancecommit.testing.HandMadeTransactions;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,7 +38,6 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One warehouse on a temp dir with a real catalog, the real commit service, and helpers to commit through it, to
@@ -57,7 +55,7 @@ final class PublicationHarness implements AutoCloseable {
   final String bootstrap;
   final String topic;
   private final ExecutorService workers = Executors.newFixedThreadPool(4);
-  private final AtomicInteger files = new AtomicInteger();
+  private final HandMadeTransactions transactions = new HandMadeTransactions();
 
   PublicationHarness(Path dir, String bootstrap) {
     this(dir, bootstrap, true);
@@ -118,32 +116,15 @@ final class PublicationHarness implements AutoCloseable {
   }
 
   Transaction create() {
-    return Transaction.newBuilder()
-        .setReadVersion(0)
-        .setUuid(UUID.randomUUID().toString())
-        .setOverwrite(Transaction.Overwrite.newBuilder()
-            .addSchema(Field.newBuilder().setName("id").setId(0).setParentId(-1).setLogicalType("int64")
-                .setNullable(true))
-            .addFragments(fragment()))
-        .build();
+    return transactions.create();
   }
 
   Transaction append(long readVersion) {
-    return Transaction.newBuilder()
-        .setReadVersion(readVersion)
-        .setUuid(UUID.randomUUID().toString())
-        .setAppend(Transaction.Append.newBuilder().addFragments(fragment()))
-        .build();
+    return transactions.append(readVersion);
   }
 
-  /** A fragment of 10 rows in one (never read) data file. */
   DataFragment fragment() {
-    return DataFragment.newBuilder()
-        .setId(0)
-        .setPhysicalRows(10)
-        .addFiles(DataFile.newBuilder().setPath("f" + files.incrementAndGet() + ".lance").addFields(0)
-            .addColumnIndices(0).setFileMajorVersion(2).setFileMinorVersion(1).setFileSizeBytes(100))
-        .build();
+    return transactions.fragment();
   }
 
   /**

@@ -1,4 +1,4 @@
-package dev.lancecommit.coordinator.commit;
+package dev.lancecommit.testing;
 
 import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.DataFragment;
@@ -7,11 +7,14 @@ import dev.lancecommit.format.pb.Transaction;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Small hand-built transactions for lane tests: one int64 column, one 10-row fragment per commit, unique files. */
-final class LaneTransactions {
+/**
+ * Small hand-built transactions for commit-path tests: one int64 column, one 10-row fragment per commit in a data
+ * file that is never read, each file name unique.
+ */
+public final class HandMadeTransactions {
   private final AtomicInteger files = new AtomicInteger();
 
-  Transaction create() {
+  public Transaction create() {
     return Transaction.newBuilder()
         .setReadVersion(0)
         .setUuid(UUID.randomUUID().toString())
@@ -22,7 +25,7 @@ final class LaneTransactions {
         .build();
   }
 
-  Transaction append(long readVersion) {
+  public Transaction append(long readVersion) {
     return Transaction.newBuilder()
         .setReadVersion(readVersion)
         .setUuid(UUID.randomUUID().toString())
@@ -30,7 +33,7 @@ final class LaneTransactions {
         .build();
   }
 
-  DataFragment fragment() {
+  public DataFragment fragment() {
     return DataFragment.newBuilder()
         .setId(0)
         .setPhysicalRows(10)
