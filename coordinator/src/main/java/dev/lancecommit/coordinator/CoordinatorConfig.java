@@ -7,8 +7,6 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +22,7 @@ public final class CoordinatorConfig {
   /** A documented configuration key. */
   public record Key(String name, String defaultValue, String doc) {}
 
-  private static final List<Key> KEYS = new ArrayList<>();
+  private static final ConfigKeys KEYS = new ConfigKeys();
 
   public static final Key HOST = key("host", "127.0.0.1", "Address the REST server binds to.");
   public static final Key PORT = key("port", "9101", "REST port; 0 picks a free port (the chosen one is printed).");
@@ -94,19 +92,19 @@ public final class CoordinatorConfig {
   }
 
   private final Map<String, String> values;
+  private final ConfigValues typed;
 
   private CoordinatorConfig(Map<String, String> values) {
     this.values = Map.copyOf(values);
+    this.typed = ConfigValues.of(this.values);
   }
 
   private static Key key(String name, String defaultValue, String doc) {
-    Key key = new Key(name, defaultValue, doc);
-    KEYS.add(key);
-    return key;
+    return KEYS.key(name, defaultValue, doc);
   }
 
   public static List<Key> keys() {
-    return Collections.unmodifiableList(KEYS);
+    return KEYS.all();
   }
 
   public static Builder builder() {
@@ -118,36 +116,19 @@ public final class CoordinatorConfig {
   }
 
   public String get(Key key) {
-    return values.getOrDefault(key.name(), key.defaultValue());
+    return typed.get(key);
   }
 
   public int getInt(Key key) {
-    String value = get(key);
-    try {
-      return Integer.parseInt(value.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Configuration key " + key.name() + " needs a whole number, got '" + value
-          + "'");
-    }
+    return typed.getInt(key);
   }
 
   public long getLong(Key key) {
-    String value = get(key);
-    try {
-      return Long.parseLong(value.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Configuration key " + key.name() + " needs a whole number, got '" + value
-          + "'");
-    }
+    return typed.getLong(key);
   }
 
   public boolean getBoolean(Key key) {
-    String value = get(key).trim();
-    if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
-      return Boolean.parseBoolean(value);
-    }
-    throw new IllegalArgumentException("Configuration key " + key.name() + " needs true or false, got '" + value
-        + "'");
+    return typed.getBoolean(key);
   }
 
   /** The auth.* settings; refuses unknown auth keys, grants to undefined principals, shared secrets. */
@@ -180,13 +161,7 @@ public final class CoordinatorConfig {
 
   /** The keys as a markdown table, for the documentation and {@code --help}. */
   public static String documentation() {
-    StringBuilder out = new StringBuilder("| key | default | meaning |\n|---|---|---|\n");
-    for (Key key : KEYS) {
-      out.append("| `").append(key.name()).append("` | `").append(key.defaultValue()).append("` | ")
-          .append(key.doc()).append(" |\n");
-    }
-    out.append(AuthConfig.documentationRows());
-    return out.toString();
+    return KEYS.documentation() + AuthConfig.documentationRows();
   }
 
   /** Collects values; {@link #build()} refuses unknown keys. */
@@ -198,10 +173,7 @@ public final class CoordinatorConfig {
         values.put(name, value);
         return this;
       }
-      if (keys().stream().noneMatch(k -> k.name().equals(name))) {
-        throw new IllegalArgumentException("Unknown configuration key '" + name + "'. Known keys: "
-            + keys().stream().map(Key::name).toList());
-      }
+      KEYS.requireKnown(List.of(name));
       values.put(name, value);
       return this;
     }

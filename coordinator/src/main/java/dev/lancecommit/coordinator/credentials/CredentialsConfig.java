@@ -1,16 +1,15 @@
 package dev.lancecommit.coordinator.credentials;
 
+import dev.lancecommit.coordinator.ConfigKeys;
+import dev.lancecommit.coordinator.ConfigValues;
 import dev.lancecommit.coordinator.CoordinatorConfig;
 import dev.lancecommit.coordinator.CoordinatorConfig.Key;
 import dev.lancecommit.coordinator.storage.S3Config;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
@@ -26,7 +25,7 @@ public final class CredentialsConfig {
   /** Which vendor {@code credentials.mode} selects. */
   public enum Mode { NONE, STATIC, STS }
 
-  private static final List<Key> KEYS = new ArrayList<>();
+  private static final ConfigKeys KEYS = new ConfigKeys();
 
   public static final Key MODE = key("credentials.mode", "none",
       "Credential vending in DescribeTable/DeclareTable storage_options: 'none' (writers bring their own), 'sts' "
@@ -64,40 +63,32 @@ public final class CredentialsConfig {
   public static final Key STS_API_CALL_TIMEOUT_MS = key("credentials.sts.api-call-timeout.ms", "30000",
       "Timeout of one AssumeRole call including SDK retries; a vend that times out fails with 503.");
 
-  private final Function<Key, String> values;
+  private final ConfigValues values;
   private final S3Config s3;
 
-  private CredentialsConfig(Function<Key, String> values, S3Config s3) {
+  private CredentialsConfig(ConfigValues values, S3Config s3) {
     this.values = values;
     this.s3 = s3;
   }
 
   private static Key key(String name, String defaultValue, String doc) {
-    Key key = new Key(name, defaultValue, doc);
-    KEYS.add(key);
-    return key;
+    return KEYS.key(name, defaultValue, doc);
   }
 
   /** Every {@code credentials.*} key, for registration with the coordinator's configuration. */
   public static List<Key> keys() {
-    return Collections.unmodifiableList(KEYS);
+    return KEYS.all();
   }
 
   /** Reads the keys from the coordinator's configuration. */
   public static CredentialsConfig from(CoordinatorConfig config) {
-    return new CredentialsConfig(config::get, config.s3Config());
+    return new CredentialsConfig(ConfigValues.of(config::get), config.s3Config());
   }
 
   /** Reads the keys from a map (missing keys take their defaults); unknown {@code credentials.*} keys fail. */
   public static CredentialsConfig from(Map<String, String> values, S3Config s3) {
-    for (String name : values.keySet()) {
-      if (KEYS.stream().noneMatch(k -> k.name().equals(name))) {
-        throw new IllegalArgumentException("Unknown configuration key '" + name + "'. Known keys: "
-            + KEYS.stream().map(Key::name).toList());
-      }
-    }
-    Map<String, String> copy = Map.copyOf(values);
-    return new CredentialsConfig(k -> copy.getOrDefault(k.name(), k.defaultValue()), s3);
+    KEYS.requireKnown(values.keySet());
+    return new CredentialsConfig(ConfigValues.of(values), s3);
   }
 
   public Mode mode() {
@@ -154,12 +145,7 @@ public final class CredentialsConfig {
 
   /** The keys as a markdown table, like {@link CoordinatorConfig#documentation()}. */
   public static String documentation() {
-    StringBuilder out = new StringBuilder("| key | default | meaning |\n|---|---|---|\n");
-    for (Key key : KEYS) {
-      out.append("| `").append(key.name()).append("` | `").append(key.defaultValue()).append("` | ")
-          .append(key.doc()).append(" |\n");
-    }
-    return out.toString();
+    return KEYS.documentation();
   }
 
   private AwsCredentialsProvider stsSigningCredentials() {
@@ -179,13 +165,11 @@ public final class CredentialsConfig {
   }
 
   private String get(Key key) {
-    String value = values.apply(key);
-    return value == null ? key.defaultValue() : value;
+    return values.get(key);
   }
 
   private String optional(Key key) {
-    String value = get(key);
-    return value == null || value.isBlank() ? null : value.trim();
+    return values.optional(key);
   }
 
   private String required(Key key) {
@@ -198,20 +182,10 @@ public final class CredentialsConfig {
   }
 
   private long getLong(Key key) {
-    try {
-      return Long.parseLong(get(key).trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Configuration key " + key.name() + " needs a whole number, got '"
-          + get(key) + "'");
-    }
+    return values.getLong(key);
   }
 
   private double getDouble(Key key) {
-    try {
-      return Double.parseDouble(get(key).trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Configuration key " + key.name() + " needs a number, got '"
-          + get(key) + "'");
-    }
+    return values.getDouble(key);
   }
 }

@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator.publication;
 
+import dev.lancecommit.coordinator.ConfigKeys;
 import dev.lancecommit.coordinator.CoordinatorConfig;
 import dev.lancecommit.events.KafkaTopics;
 import java.time.Duration;
@@ -12,43 +13,41 @@ import java.util.Objects;
  * coordinator registers them ({@link #keys()}).
  */
 public final class PublicationConfig {
-  public static final CoordinatorConfig.Key RECONCILE_INTERVAL_MS = new CoordinatorConfig.Key(
+  private static final ConfigKeys KEYS = new ConfigKeys();
+
+  public static final CoordinatorConfig.Key RECONCILE_INTERVAL_MS = KEYS.key(
       "publication.reconcile-interval.ms", "60000",
       "How often every catalogued table's _versions/ is compared with what was published, and versions without "
           + "an event (coordinator died before publishing, or written bypassing the coordinator) are published. "
           + "A pass also runs at start and, for one table, whenever its event stream has a gap.");
-  public static final CoordinatorConfig.Key MAX_QUEUED_PER_TABLE = new CoordinatorConfig.Key(
+  public static final CoordinatorConfig.Key MAX_QUEUED_PER_TABLE = KEYS.key(
       "publication.max-queued-per-table", "10000",
       "Events of one table held in memory while Kafka is slow or down. Commits never wait for Kafka; beyond this "
           + "bound the newest events are dropped from memory and re-read from storage by the reconciler later.");
-  public static final CoordinatorConfig.Key PROGRESS_TOPIC = new CoordinatorConfig.Key(
+  public static final CoordinatorConfig.Key PROGRESS_TOPIC = KEYS.key(
       "publication.progress-topic", "",
       "Compacted topic recording, per table uuid, the highest version published without gaps. Empty means "
           + "'<kafka.topic>.progress' (lance.commits.progress by default).");
-  public static final CoordinatorConfig.Key PROGRESS_INTERVAL_MS = new CoordinatorConfig.Key(
+  public static final CoordinatorConfig.Key PROGRESS_INTERVAL_MS = KEYS.key(
       "publication.progress-interval.ms", "200",
       "At most one progress record per table is written per interval (and a last one at shutdown). A longer "
           + "interval writes less but republishes more events (duplicates, dropped by id) after a crash.");
-  public static final CoordinatorConfig.Key RETRY_BACKOFF_MAX_MS = new CoordinatorConfig.Key(
+  public static final CoordinatorConfig.Key RETRY_BACKOFF_MAX_MS = KEYS.key(
       "publication.retry-backoff-max.ms", "5000",
       "Longest pause between attempts to publish an event Kafka did not acknowledge; attempts never stop.");
-  public static final CoordinatorConfig.Key GAP_RECONCILE_DELAY_MS = new CoordinatorConfig.Key(
+  public static final CoordinatorConfig.Key GAP_RECONCILE_DELAY_MS = KEYS.key(
       "publication.gap-reconcile-delay.ms", "500",
       "When a table's next event is missing (a version written around the coordinator), wait this long before "
           + "reading the missing versions from storage, so bursts are handled in one pass.");
-  public static final CoordinatorConfig.Key LIVE_GRACE_MS = new CoordinatorConfig.Key(
+  public static final CoordinatorConfig.Key LIVE_GRACE_MS = KEYS.key(
       "publication.live-grace.ms", "5000",
       "A version this coordinator wrote less than this long ago, and newer than every queued event, is left to "
           + "the commit that wrote it (its event names the actor and trace id); the reconciler rebuilds it from "
           + "storage only once it is older and still unpublished. 0 rebuilds at once.");
-  public static final CoordinatorConfig.Key SHUTDOWN_DRAIN_MS = new CoordinatorConfig.Key(
+  public static final CoordinatorConfig.Key SHUTDOWN_DRAIN_MS = KEYS.key(
       "publication.shutdown-drain.ms", "5000",
       "At shutdown, how long queued events may still be published; the rest are published by the reconciler "
           + "after the next start.");
-
-  private static final List<CoordinatorConfig.Key> KEYS = List.of(RECONCILE_INTERVAL_MS, MAX_QUEUED_PER_TABLE,
-      PROGRESS_TOPIC, PROGRESS_INTERVAL_MS, RETRY_BACKOFF_MAX_MS, GAP_RECONCILE_DELAY_MS, LIVE_GRACE_MS,
-      SHUTDOWN_DRAIN_MS);
 
   /** Suffix of the default progress topic: {@code <events topic>.progress}. */
   public static final String PROGRESS_TOPIC_SUFFIX = ".progress";
@@ -87,7 +86,7 @@ public final class PublicationConfig {
 
   /** The publication keys, for {@code CoordinatorConfig} to register and document. */
   public static List<CoordinatorConfig.Key> keys() {
-    return KEYS;
+    return KEYS.all();
   }
 
   /** Reads the publication keys plus {@code kafka.topic}, its partitions and its replication. */
