@@ -3,7 +3,6 @@ package dev.lancecommit.events;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -241,49 +240,13 @@ public final class KafkaCommitEventPublisher implements CommitEventPublisher {
   }
 
   /** Builder; every setting has a default except the bootstrap servers. */
-  public static final class Builder {
-    private final String bootstrapServers;
-    private String topic = DEFAULT_TOPIC;
-    private URI source = CommitEvents.DEFAULT_SOURCE;
-    private Duration publishTimeout = DEFAULT_PUBLISH_TIMEOUT;
-    private final Map<String, Object> producerProperties = new HashMap<>();
-
+  public static final class Builder extends EventPublisherBuilder<Builder> {
     private Builder(String bootstrapServers) {
-      if (bootstrapServers == null || bootstrapServers.isBlank()) {
-        throw new IllegalArgumentException("bootstrap servers must be non-blank");
-      }
-      this.bootstrapServers = bootstrapServers;
+      super(bootstrapServers);
     }
 
-    public Builder topic(String value) {
-      if (value == null || value.isBlank()) {
-        throw new IllegalArgumentException("topic must be non-blank");
-      }
-      topic = value;
-      return this;
-    }
-
-    /** The CloudEvents {@code source} attribute. */
-    public Builder source(URI value) {
-      source = Objects.requireNonNull(value, "source");
-      return this;
-    }
-
-    /** Upper bound for a publish to succeed or fail; at least 500 ms. */
-    public Builder publishTimeout(Duration value) {
-      if (value == null || value.toMillis() < 500 || value.toMillis() > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("publish timeout must be between 500 ms and ~24 days, got " + value);
-      }
-      publishTimeout = value;
-      return this;
-    }
-
-    /**
-     * A raw Kafka producer property, applied over the publisher's own settings (security, client.id, ...).
-     * Serializers cannot be overridden; weakening {@code acks} or idempotence gives up the ordering guarantee.
-     */
-    public Builder producerProperty(String key, Object value) {
-      producerProperties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+    @Override
+    Builder self() {
       return this;
     }
 

@@ -1,10 +1,7 @@
 package dev.lancecommit.events;
 
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -123,46 +120,14 @@ public final class KafkaTableEventPublisher implements TableEventPublisher {
         builder.producerProperties);
   }
 
-  /** Builder; defaults match {@link KafkaCommitEventPublisher} (topic, source, timeout). */
-  public static final class Builder {
-    private final String bootstrapServers;
-    private String topic = KafkaCommitEventPublisher.DEFAULT_TOPIC;
-    private URI source = CommitEvents.DEFAULT_SOURCE;
-    private Duration publishTimeout = KafkaCommitEventPublisher.DEFAULT_PUBLISH_TIMEOUT;
-    private final Map<String, Object> producerProperties = new HashMap<>();
-
+  /** Builder; every setting has a default except the bootstrap servers. */
+  public static final class Builder extends EventPublisherBuilder<Builder> {
     private Builder(String bootstrapServers) {
-      if (bootstrapServers == null || bootstrapServers.isBlank()) {
-        throw new IllegalArgumentException("bootstrap servers must be non-blank");
-      }
-      this.bootstrapServers = bootstrapServers;
+      super(bootstrapServers);
     }
 
-    public Builder topic(String value) {
-      if (value == null || value.isBlank()) {
-        throw new IllegalArgumentException("topic must be non-blank");
-      }
-      topic = value;
-      return this;
-    }
-
-    public Builder source(URI value) {
-      source = Objects.requireNonNull(value, "source");
-      return this;
-    }
-
-    /** Upper bound for a publish to succeed or fail; at least 500 ms. */
-    public Builder publishTimeout(Duration value) {
-      if (value == null || value.toMillis() < 500 || value.toMillis() > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("publish timeout must be between 500 ms and ~24 days, got " + value);
-      }
-      publishTimeout = value;
-      return this;
-    }
-
-    /** A raw Kafka producer property applied over the defaults; serializers cannot be overridden. */
-    public Builder producerProperty(String key, Object value) {
-      producerProperties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+    @Override
+    Builder self() {
       return this;
     }
 
