@@ -12,6 +12,7 @@ import dev.lancecommit.coordinator.namespace.Catalog;
 import dev.lancecommit.coordinator.publication.CatalogTableSource;
 import dev.lancecommit.coordinator.publication.Publication;
 import dev.lancecommit.coordinator.publication.PublicationConfig;
+import dev.lancecommit.coordinator.publication.ReadyGatedTableEvents;
 import dev.lancecommit.coordinator.storage.ConditionalPutProbe;
 import dev.lancecommit.coordinator.storage.ObjectStores;
 import dev.lancecommit.coordinator.storage.StorageLocation;
@@ -39,6 +40,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,6 +85,7 @@ public final class Coordinator implements AutoCloseable {
       String topic = config.get(CoordinatorConfig.KAFKA_TOPIC);
       String bootstrap = startKafka(config, resources);
       CommitEventPublisher publisher;
+      BooleanSupplier eventsTopicReady = () -> true;
       if (bootstrap == null) {
         publisher = new DisabledEventPublisher();
         resources.push(publisher);
@@ -98,6 +101,7 @@ public final class Coordinator implements AutoCloseable {
             stores::resolve, new CatalogTableSource(catalog));
         resources.push(publication);
         publisher = publication.outbox();
+        eventsTopicReady = publication::ready;
       }
 
       ExecutorService workers = Executors.newFixedThreadPool(
@@ -118,8 +122,9 @@ public final class Coordinator implements AutoCloseable {
       LaneCommitService commits = new LaneCommitService(stores::resolve, settings, publisher, workers, Clock.systemUTC(),
           Duration.ofMillis(config.getLong(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS)));
       TableEventPublisher tableEvents = bootstrap == null ? TableEventPublisher.noop()
-          : KafkaTableEventPublisher.builder(bootstrap).topic(topic)
-              .publishTimeout(Duration.ofMillis(config.getLong(CoordinatorConfig.KAFKA_PUBLISH_TIMEOUT_MS))).build();
+          : new ReadyGatedTableEvents(KafkaTableEventPublisher.builder(bootstrap).topic(topic)
+              .publishTimeout(Duration.ofMillis(config.getLong(CoordinatorConfig.KAFKA_PUBLISH_TIMEOUT_MS))).build(),
+              eventsTopicReady);
       resources.push(tableEvents);
 
       Vertx vertx = Vertx.vertx();
