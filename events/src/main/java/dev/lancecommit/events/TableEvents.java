@@ -66,6 +66,18 @@ public final class TableEvents {
     return TableEvent.Type.fromCloudEventType(cloudEventType) != null;
   }
 
+  /** True when {@code record} is a structured-mode JSON CloudEvent of a table event type (valid or not). */
+  public static boolean isTableEvent(byte[] record) {
+    if (record == null) {
+      return false;
+    }
+    try {
+      return isTableEventType(MAPPER.readTree(record).path("type").asText(""));
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+
   public CloudEvent toCloudEvent(TableEvent event) {
     Objects.requireNonNull(event, "event");
     CloudEventBuilder builder =

@@ -3,6 +3,7 @@ package dev.lancecommit.events.consumer;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEvents;
 import dev.lancecommit.events.InvalidCommitEventException;
+import dev.lancecommit.events.TableEvents;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -68,6 +69,7 @@ public final class CommitEventConsumer implements AutoCloseable, Runnable {
   private final Sequencer sequencer;
   private final LongSupplier nanoClock;
   private final AtomicLong invalid = new AtomicLong();
+  private final AtomicLong tableEvents = new AtomicLong();
   private final Map<TopicPartition, Long> committed = new HashMap<>();
   private final CountDownLatch finished = new CountDownLatch(1);
   private volatile boolean closing;
@@ -146,6 +148,12 @@ public final class CommitEventConsumer implements AutoCloseable, Runnable {
     try {
       event = CommitEvents.fromStructuredJson(record.value());
     } catch (InvalidCommitEventException e) {
+      if (TableEvents.isTableEvent(record.value())) {
+        // Table events share the commit topic (one order per table id); they are another consumer's business.
+        tableEvents.incrementAndGet();
+        LOG.debug("skipping table event {}-{}@{}", record.topic(), record.partition(), record.offset());
+        return;
+      }
       invalid.incrementAndGet();
       LOG.warn("skipping record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.getMessage());
       return;
@@ -252,7 +260,8 @@ public final class CommitEventConsumer implements AutoCloseable, Runnable {
   /** The counters so far; safe from any thread. */
   public ConsumerStats stats() {
     return new ConsumerStats(sequencer.delivered.get(), sequencer.duplicates.get(), sequencer.late.get(),
-        sequencer.gapsSkipped.get(), invalid.get(), sequencer.handlerFailures.get(), sequencer.pending());
+        sequencer.gapsSkipped.get(), invalid.get(), tableEvents.get(), sequencer.handlerFailures.get(),
+        sequencer.pending());
   }
 
   public ConsumerOptions options() {

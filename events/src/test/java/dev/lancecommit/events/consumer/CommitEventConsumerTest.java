@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.KafkaCommitEventPublisher;
 import dev.lancecommit.events.KafkaTopics;
+import dev.lancecommit.events.TableEvent;
+import dev.lancecommit.events.TableEvents;
 import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -106,13 +108,16 @@ class CommitEventConsumerTest {
     publish(topic, orders(1), users(1), orders(2), orders(4), orders(2), users(3), orders(3), users(2), orders(4),
         orders(5), users(1));
     sendRaw(topic, "shop$orders", "not a cloud event".getBytes(StandardCharsets.UTF_8));
+    // a table event sharing the topic, as the coordinator publishes them
+    sendRaw(topic, "shop$orders", TableEvents.defaults().toStructuredJson(TableEvent.of(TableEvent.Type.DECLARED,
+        List.of("shop", "orders"), "uuid-orders", "/w/shop/orders.lance", "alice", java.time.Instant.EPOCH)));
 
     Recorder recorder = new Recorder();
     try (CommitEventConsumer consumer =
         new CommitEventConsumer(options(topic, "g-order").build(), new InMemoryCheckpointStore(), recorder)) {
       consumer.start();
       await().atMost(WAIT).until(() -> recorder.events.size() >= 8);
-      await().atMost(WAIT).until(() -> consumer.stats().invalid() == 1);
+      await().atMost(WAIT).until(() -> consumer.stats().invalid() == 1 && consumer.stats().tableEvents() == 1);
       assertThat(recorder.versions("uuid-orders")).containsExactly(1L, 2L, 3L, 4L, 5L);
       assertThat(recorder.versions("uuid-users")).containsExactly(1L, 2L, 3L);
       ConsumerStats stats = consumer.stats();
