@@ -155,8 +155,12 @@ public final class CommitEventReader implements AutoCloseable {
         events.add(CommitEvents.fromStructuredJson(record.value()));
       } catch (InvalidCommitEventException e) {
         skipped++;
-        LOG.warn(
-            "skipping record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.getMessage());
+        if (TableEvents.isTableEvent(record.value())) {
+          LOG.debug("skipping table event {}-{}@{}", record.topic(), record.partition(), record.offset());
+        } else {
+          LOG.warn(
+              "skipping record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.getMessage());
+        }
       }
     }
   }
