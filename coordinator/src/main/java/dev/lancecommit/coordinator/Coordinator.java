@@ -41,6 +41,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,6 +87,7 @@ public final class Coordinator implements AutoCloseable {
       String bootstrap = startKafka(config, resources);
       CommitEventPublisher publisher;
       BooleanSupplier eventsTopicReady = () -> true;
+      Supplier<String> eventsStatus = () -> "disabled";
       if (bootstrap == null) {
         publisher = new DisabledEventPublisher();
         resources.push(publisher);
@@ -102,6 +104,7 @@ public final class Coordinator implements AutoCloseable {
         resources.push(publication);
         publisher = publication.outbox();
         eventsTopicReady = publication::ready;
+        eventsStatus = () -> publication.ready() ? "publishing" : "waiting for Kafka";
       }
 
       ExecutorService workers = Executors.newFixedThreadPool(
@@ -136,6 +139,7 @@ public final class Coordinator implements AutoCloseable {
           .tableEvents(tableEvents)
           .credentialVendor(vendor)
           .tableStorage(stores::resolve)
+          .eventsStatus(eventsStatus)
           .build());
       LOG.info("Authentication {}", auth.enabled() ? "enabled for principals " + auth.principals()
           : "disabled (every request acts as 'anonymous')");

@@ -7,6 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -62,6 +63,9 @@ public final class RestServer {
     AccessControl access = options.accessControl();
     TableEventNotifier tableEvents = new TableEventNotifier(options.tableEvents(), Clock.systemUTC());
     Router r = Router.router(vertx);
+    // Before authentication: probes carry no credentials, and the answer reveals nothing about tables.
+    r.get("/healthz").handler(ctx -> Responses.json(ctx, new JsonObject().put("status", "ok")
+        .put("events", options.eventsStatus().get())));
     r.route().handler(new Authentication(access)::handle);
     r.route().handler(BodyHandler.create(false).setBodyLimit(options.maxBodyBytes()));
     new NamespaceRoutes(catalog, blocking, access).mount(r);

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Settings of the REST server.
@@ -34,6 +35,7 @@ public final class RestServerOptions {
   private final Function<String, StorageLocation> tableStorage;
   private final boolean managedVersioningByDefault;
   private final TableEventPublisher tableEvents;
+  private final Supplier<String> eventsStatus;
 
   private RestServerOptions(Builder builder) {
     this.maxBodyBytes = builder.maxBodyBytes;
@@ -43,6 +45,7 @@ public final class RestServerOptions {
     this.tableStorage = builder.tableStorage;
     this.managedVersioningByDefault = builder.managedVersioningByDefault;
     this.tableEvents = builder.tableEvents;
+    this.eventsStatus = builder.eventsStatus;
   }
 
   public static RestServerOptions defaults() {
@@ -77,6 +80,11 @@ public final class RestServerOptions {
     return managedVersioningByDefault;
   }
 
+  /** What {@code GET /healthz} reports about event publication, e.g. "publishing". */
+  public Supplier<String> eventsStatus() {
+    return eventsStatus;
+  }
+
   public TableEventPublisher tableEvents() {
     return tableEvents;
   }
@@ -89,6 +97,7 @@ public final class RestServerOptions {
     private Function<String, StorageLocation> tableStorage;
     private boolean managedVersioningByDefault;
     private TableEventPublisher tableEvents = TableEventPublisher.noop();
+    private Supplier<String> eventsStatus = () -> "disabled";
 
     private Builder() {}
 
@@ -130,6 +139,11 @@ public final class RestServerOptions {
     /** Where catalog changes are published as table events; the caller closes it. */
     public Builder tableEvents(TableEventPublisher tableEvents) {
       this.tableEvents = Objects.requireNonNull(tableEvents, "tableEvents");
+      return this;
+    }
+
+    public Builder eventsStatus(Supplier<String> eventsStatus) {
+      this.eventsStatus = Objects.requireNonNull(eventsStatus, "eventsStatus");
       return this;
     }
 

@@ -68,6 +68,14 @@ class AuthRoutesTest extends RestServerFixture {
   }
 
   @Test
+  void theHealthProbeNeedsNoCredentialsAndSaysNothingAboutTables() {
+    Reply health = get("/healthz");
+    assertThat(health.status()).isEqualTo(200);
+    assertThat(health.json()).isEqualTo(new JsonObject().put("status", "ok").put("events", "disabled"));
+    get("/healthz/../v1/table").error(401, 16);
+  }
+
+  @Test
   void withoutAGrantRequestsAre403AndWriteNothing() {
     var before = snapshot();
     as(NOBODY, "POST", "/v1/namespace/x/create", "{}").error(403, 15);

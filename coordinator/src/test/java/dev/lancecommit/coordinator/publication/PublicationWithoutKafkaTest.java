@@ -191,14 +191,24 @@ class PublicationWithoutKafkaTest {
       CommitApi.Response created = api.commit(tableId, txns.create());
       assertThat(created.status()).as("%s", created).isEqualTo(200);
       assertThat(created.version()).isEqualTo(1);
+      assertThat(health(coordinator)).contains("\"events\":\"waiting for Kafka\"");
 
       broker.start();
+      await().atMost(WAIT).until(() -> health(coordinator).contains("\"events\":\"publishing\""));
       try (CommitEventReader reader = new CommitEventReader(broker.bootstrapServers(), topic)) {
         List<CommitEvent> events = reader.readTable(tableId, 1, WAIT);
         assertThat(events).extracting(CommitEvent::version).containsExactly(1L);
         assertThat(events).extracting(CommitEvent::transactionUuid).containsExactly(created.transactionUuid());
       }
     }
+  }
+
+  private static String health(Coordinator coordinator) throws java.io.IOException, InterruptedException {
+    java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create(coordinator.restUrl() + "/healthz")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return response.body();
   }
 
   private static List<Long> range(long first, long last) {
