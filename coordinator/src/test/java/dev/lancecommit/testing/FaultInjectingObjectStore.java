@@ -161,6 +161,11 @@ public final class FaultInjectingObjectStore implements ObjectStore {
   }
 
   @Override
+  public boolean listsUnordered() {
+    return delegate.listsUnordered();
+  }
+
+  @Override
   public String uri() {
     return delegate.uri();
   }

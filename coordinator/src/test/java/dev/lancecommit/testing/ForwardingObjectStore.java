@@ -49,6 +49,11 @@ public class ForwardingObjectStore implements ObjectStore {
   }
 
   @Override
+  public boolean listsUnordered() {
+    return delegate.listsUnordered();
+  }
+
+  @Override
   public String uri() {
     return delegate.uri();
   }

@@ -206,6 +206,7 @@ final class CommitLane {
         continue;
       }
       state = current.advance(next, recorded);
+      storage.writeVersionHint(version);
       String manifestUri = storage.manifestUri(version, scheme);
       CommitResult result =
           new CommitResult(version, txn.getReadVersion(), txn.getUuid(), manifestUri, kind.lanceName());
@@ -261,6 +262,7 @@ final class CommitLane {
         continue; // someone created the table meanwhile: the next pass answers or refuses against what landed
       }
       state = LaneState.created(next, scheme, txn, settings.recentTransactions());
+      storage.writeVersionHint(version);
       String manifestUri = storage.manifestUri(version, scheme);
       CommitResult result = new CommitResult(version, txn.getReadVersion(), txn.getUuid(), manifestUri,
           OperationKind.CLONE.lanceName());

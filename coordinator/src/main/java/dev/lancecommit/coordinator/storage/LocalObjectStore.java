@@ -222,6 +222,11 @@ public final class LocalObjectStore implements ObjectStore {
   }
 
   @Override
+  public boolean listsUnordered() {
+    return true;
+  }
+
+  @Override
   public String uri() {
     return root.toString();
   }

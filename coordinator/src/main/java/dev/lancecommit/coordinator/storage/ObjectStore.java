@@ -47,6 +47,14 @@ public interface ObjectStore extends AutoCloseable {
    */
   List<String> listDirectory(String prefix);
 
+  /**
+   * Whether the store's own listing is not in key order (a local file system, unlike S3). Lance keeps a
+   * {@code _versions/latest_version_hint.json} on such stores so that readers need not list every version.
+   */
+  default boolean listsUnordered() {
+    return false;
+  }
+
   /** Deletes the object; deleting an absent key is not an error. */
   void delete(String key);
 

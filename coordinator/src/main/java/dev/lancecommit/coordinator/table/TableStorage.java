@@ -8,9 +8,12 @@ import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.TransactionFiles;
 import dev.lancecommit.format.pb.Transaction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The versions, manifests and transactions of one table on its store. Blocking: call it from worker threads.
@@ -19,6 +22,9 @@ import java.util.Optional;
 public final class TableStorage {
   static final String VERSIONS_DIR = "_versions";
   static final String TRANSACTIONS_DIR = "_transactions";
+  /** Lance's best-effort pointer to the latest version, {@code {"version":N}}, kept on unordered stores. */
+  static final String VERSION_HINT = "latest_version_hint.json";
+  private static final Logger LOG = LoggerFactory.getLogger(TableStorage.class);
 
   private final StorageLocation location;
 
@@ -95,6 +101,23 @@ public final class TableStorage {
    */
   public void createManifest(long version, ManifestNaming.Scheme scheme, byte[] file) {
     location.store().putIfAbsent(manifestKey(version, scheme), file);
+  }
+
+  /**
+   * Where the store's listing is unordered (local file systems), rewrites {@code _versions/latest_version_hint.json}
+   * as Lance does after each commit, so that Lance readers probe upward from the new version instead of from the
+   * last one a Lance writer recorded. Best effort: the hint is never authoritative, so a failed write is only logged.
+   */
+  public void writeVersionHint(long version) {
+    if (!location.store().listsUnordered()) {
+      return;
+    }
+    try {
+      location.store().put(location.key(VERSIONS_DIR + "/" + VERSION_HINT),
+          ("{\"version\":" + version + "}").getBytes(StandardCharsets.UTF_8));
+    } catch (RuntimeException e) {
+      LOG.debug("Could not update the version hint of {} to {}: {}", location.uri(""), version, e.toString());
+    }
   }
 
   public String manifestUri(long version, ManifestNaming.Scheme scheme) {

@@ -107,6 +107,11 @@ final class CheckedObjectStore implements ObjectStore {
   }
 
   @Override
+  public boolean listsUnordered() {
+    return delegate.listsUnordered();
+  }
+
+  @Override
   public String uri() {
     return delegate.uri();
   }
