@@ -104,7 +104,8 @@ public final class Coordinator implements AutoCloseable {
         resources.push(publication);
         publisher = publication.outbox();
         eventsTopicReady = publication::ready;
-        eventsStatus = () -> publication.ready() ? "publishing" : "waiting for Kafka";
+        eventsStatus = () -> publication.ready() ? "publishing"
+            : "waiting for Kafka" + publication.startupProblem().map(problem -> ": " + problem).orElse("");
       }
 
       ExecutorService workers = Executors.newFixedThreadPool(

@@ -96,6 +96,11 @@ public final class Publication implements AutoCloseable {
     return outbox.ready();
   }
 
+  /** Why the last attempt to reach Kafka failed, while publication is not ready yet. */
+  public Optional<String> startupProblem() {
+    return ready() ? Optional.empty() : startup.lastFailure();
+  }
+
   /** Completes when {@link #ready()} becomes true; fails if the publication is closed or halted before. */
   public CompletableFuture<Void> whenReady() {
     return outbox.whenReady();

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -14,6 +15,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.errors.InvalidPartitionsException;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +39,7 @@ final class PublicationStartup {
   private final CountDownLatch closed = new CountDownLatch(1);
   private final Thread thread;
   private volatile Admin admin; // the admin client of the attempt under way, for close() to abort it
+  private volatile String lastFailure;
   /** Set once an attempt succeeded: from then on close() leaves the thread alone. Guarded by this. */
   private boolean handingOver;
 
@@ -65,10 +69,11 @@ final class PublicationStartup {
         if (isClosed()) {
           return;
         }
+        lastFailure = describe(e);
         Duration pause = backoff(attempts);
         if (attempts <= 3 || attempts % 10 == 0) {
           LOG.warn("Kafka at {} is not ready for publication (attempt {}): {}; commits are answered and their events "
-              + "wait in the outbox, next attempt in {} ms", bootstrap, attempts, describe(e), pause.toMillis());
+              + "wait in the outbox, next attempt in {} ms", bootstrap, attempts, lastFailure, pause.toMillis());
         } else {
           LOG.debug("Kafka at {} is not ready for publication (attempt {})", bootstrap, attempts, e);
         }
@@ -123,6 +128,12 @@ final class PublicationStartup {
     try {
       created.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (ExecutionException e) {
+      if (e.getCause() instanceof InvalidReplicationFactorException
+          || e.getCause() instanceof InvalidPartitionsException) {
+        // Retrying cannot help until the configuration or the cluster changes; say which keys decide it.
+        throw new IllegalStateException("could not create topic " + topic + ": " + e.getCause().getMessage()
+            + " (check kafka.topic.replication and kafka.topic.partitions)", e.getCause());
+      }
       if (!(e.getCause() instanceof TopicExistsException)) {
         throw new IllegalStateException("could not create topic " + topic + ": " + e.getCause(), e.getCause());
       }
@@ -132,6 +143,11 @@ final class PublicationStartup {
     } catch (InterruptedException e) {
       throw new IllegalStateException("interrupted while creating topic " + topic, e);
     }
+  }
+
+  /** The last failed attempt, in one line; empty before any attempt failed. */
+  Optional<String> lastFailure() {
+    return Optional.ofNullable(lastFailure);
   }
 
   private boolean isClosed() {

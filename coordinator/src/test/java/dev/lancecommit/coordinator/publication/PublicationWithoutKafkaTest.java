@@ -130,6 +130,25 @@ class PublicationWithoutKafkaTest {
   }
 
   @Test
+  void aTopicKafkaCannotCreateIsReportedWithTheKeysThatDecideItAndCommitsStillGoOn() throws Exception {
+    try (PublicationHarness harness = new PublicationHarness(dir, broker.bootstrapServers(), false)) {
+      // one broker cannot hold three replicas
+      PublicationConfig config = harness.config().replicationFactor((short) 3).build();
+      TableRef table = harness.declareTable("shop", "replicas");
+      Publication publication = harness.startPublication(config);
+      try {
+        assertThat(commit(harness.commitService(publication.outbox()), table, harness.create()).version())
+            .isEqualTo(1);
+        await().atMost(WAIT).until(() -> publication.startupProblem().isPresent());
+        assertThat(publication.startupProblem().orElseThrow()).contains("kafka.topic.replication");
+        assertThat(publication.ready()).isFalse();
+      } finally {
+        publication.close();
+      }
+    }
+  }
+
+  @Test
   void closeAndHaltWhileKafkaNeverCameBackReturnAndTheNextStartPublishesEverything() throws Exception {
     try (PublicationHarness harness = new PublicationHarness(dir, broker.bootstrapServers())) {
       // one attempt would wait a minute for Kafka: close must not wait for it
@@ -191,7 +210,7 @@ class PublicationWithoutKafkaTest {
       CommitApi.Response created = api.commit(tableId, txns.create());
       assertThat(created.status()).as("%s", created).isEqualTo(200);
       assertThat(created.version()).isEqualTo(1);
-      assertThat(health(coordinator)).contains("\"events\":\"waiting for Kafka\"");
+      assertThat(health(coordinator)).contains("\"events\":\"waiting for Kafka");
 
       broker.start();
       await().atMost(WAIT).until(() -> health(coordinator).contains("\"events\":\"publishing\""));
