@@ -10,9 +10,9 @@ import dev.lancecommit.coordinator.http.RestServer;
 import dev.lancecommit.coordinator.http.RestServerOptions;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import dev.lancecommit.coordinator.publication.CatalogTableSource;
+import dev.lancecommit.coordinator.publication.DurableTableEvents;
 import dev.lancecommit.coordinator.publication.Publication;
 import dev.lancecommit.coordinator.publication.PublicationConfig;
-import dev.lancecommit.coordinator.publication.ReadyGatedTableEvents;
 import dev.lancecommit.coordinator.storage.ConditionalPutProbe;
 import dev.lancecommit.coordinator.storage.ObjectStores;
 import dev.lancecommit.coordinator.storage.StorageLocation;
@@ -40,7 +40,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,7 +85,7 @@ public final class Coordinator implements AutoCloseable {
       String topic = config.get(CoordinatorConfig.KAFKA_TOPIC);
       String bootstrap = startKafka(config, resources);
       CommitEventPublisher publisher;
-      BooleanSupplier eventsTopicReady = () -> true;
+      Publication publication = null;
       Supplier<String> eventsStatus = () -> "disabled";
       if (bootstrap == null) {
         publisher = new DisabledEventPublisher();
@@ -99,13 +98,13 @@ public final class Coordinator implements AutoCloseable {
         // Commits are answered once their manifest lands; the outbox publishes in version order per table and the
         // reconciler republishes whatever storage holds that Kafka does not (crashes, writers bypassing us). Start
         // does not wait for Kafka: the topics are ensured and the progress loaded in the background.
-        Publication publication = Publication.start(PublicationConfig.from(config), bootstrap, kafka,
+        Publication started = Publication.start(PublicationConfig.from(config), bootstrap, kafka,
             stores::resolve, new CatalogTableSource(catalog));
-        resources.push(publication);
-        publisher = publication.outbox();
-        eventsTopicReady = publication::ready;
-        eventsStatus = () -> publication.ready() ? "publishing"
-            : "waiting for Kafka" + publication.startupProblem().map(problem -> ": " + problem).orElse("");
+        resources.push(started);
+        publisher = started.outbox();
+        eventsStatus = () -> started.ready() ? "publishing"
+            : "waiting for Kafka" + started.startupProblem().map(problem -> ": " + problem).orElse("");
+        publication = started;
       }
 
       ExecutorService workers = Executors.newFixedThreadPool(
@@ -125,10 +124,17 @@ public final class Coordinator implements AutoCloseable {
           formatFeatures(config));
       LaneCommitService commits = new LaneCommitService(stores::resolve, settings, publisher, workers, Clock.systemUTC(),
           Duration.ofMillis(config.getLong(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS)));
-      TableEventPublisher tableEvents = bootstrap == null ? TableEventPublisher.noop()
-          : new ReadyGatedTableEvents(KafkaTableEventPublisher.builder(bootstrap).topic(topic)
-              .publishTimeout(Duration.ofMillis(config.getLong(CoordinatorConfig.KAFKA_PUBLISH_TIMEOUT_MS))).build(),
-              eventsTopicReady);
+      TableEventPublisher tableEvents = TableEventPublisher.noop();
+      if (publication != null) {
+        // Table events wait in the warehouse until Kafka acknowledges them; the ones left from an outage or a crash
+        // are sent once publication is ready, and again every reconcile interval.
+        DurableTableEvents durable = new DurableTableEvents(KafkaTableEventPublisher.builder(bootstrap).topic(topic)
+            .publishTimeout(Duration.ofMillis(config.getLong(CoordinatorConfig.KAFKA_PUBLISH_TIMEOUT_MS))).build(),
+            warehouse, publication::ready, workers,
+            Duration.ofMillis(config.getLong(PublicationConfig.RECONCILE_INTERVAL_MS)));
+        publication.whenReady().thenRunAsync(durable::republishPending, workers);
+        tableEvents = durable;
+      }
       resources.push(tableEvents);
 
       Vertx vertx = Vertx.vertx();

@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * manifest a client staged; absent, CreateTableVersion answers 501. {@code managedVersioningByDefault}: whether
  * tables without a {@value ManagedVersioning#PROPERTY} property are reported as namespace-managed (default false).
  * {@code tableEvents}: receives a table event after each successful declare, register, deregister, rename and drop
- * (fire and forget: a failed publish is logged, the request still succeeds); {@link TableEventPublisher#noop()} by
+ * (not waited for: a failed publish is logged, the request still succeeds); {@link TableEventPublisher#noop()} by
  * default. The caller closes it.
  */
 public final class RestServerOptions {

@@ -11,8 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes a {@link TableEvent} after a catalog change succeeded. Fire and forget: the change is already durable,
- * so a publish that fails (Kafka down, publisher closed) is logged as a warning and the request still succeeds.
+ * Publishes a {@link TableEvent} after a catalog change succeeded, without waiting: the change is already durable,
+ * so a publish that fails (Kafka down, publisher closed) is logged and the request still succeeds. The coordinator's
+ * publisher keeps such events and sends them again later ({@code DurableTableEvents}).
  * {@link TableEventPublisher#publish} does not block, so this may be called on an event loop.
  */
 final class TableEventNotifier {

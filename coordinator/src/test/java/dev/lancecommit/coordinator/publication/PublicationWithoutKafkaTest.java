@@ -13,6 +13,8 @@ import dev.lancecommit.coordinator.commit.TableRef;
 import dev.lancecommit.e2e.CommitApi;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventReader;
+import dev.lancecommit.events.TableEvent;
+import dev.lancecommit.events.TableEvents;
 import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
 import dev.lancecommit.format.pb.Transaction;
 import java.nio.file.Path;
@@ -219,6 +221,9 @@ class PublicationWithoutKafkaTest {
         assertThat(events).extracting(CommitEvent::version).containsExactly(1L);
         assertThat(events).extracting(CommitEvent::transactionUuid).containsExactly(created.transactionUuid());
       }
+      // the table was declared during the outage: its event waited in the warehouse and is sent now
+      assertThat(tableEvents(broker.bootstrapServers(), topic, "outage$orders"))
+          .extracting(TableEvent::type).contains(TableEvent.Type.DECLARED);
     }
   }
 
@@ -228,6 +233,30 @@ class PublicationWithoutKafkaTest {
         java.net.http.HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).isEqualTo(200);
     return response.body();
+  }
+
+  /** The table events of {@code tableKey} on the topic, once at least one arrived. */
+  private static List<TableEvent> tableEvents(String bootstrap, String topic, String tableKey) {
+    java.util.Properties props = new java.util.Properties();
+    props.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    props.put(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_ID_CONFIG, "table-events-" + UUID.randomUUID());
+    props.put(org.apache.kafka.clients.consumer.ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    List<TableEvent> events = new java.util.ArrayList<>();
+    try (org.apache.kafka.clients.consumer.KafkaConsumer<String, byte[]> consumer =
+        new org.apache.kafka.clients.consumer.KafkaConsumer<>(props,
+            new org.apache.kafka.common.serialization.StringDeserializer(),
+            new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+      consumer.subscribe(List.of(topic));
+      await().atMost(WAIT).until(() -> {
+        for (var record : consumer.poll(Duration.ofMillis(500))) {
+          if (tableKey.equals(record.key()) && TableEvents.isTableEvent(record.value())) {
+            events.add(TableEvents.fromStructuredJson(record.value()));
+          }
+        }
+        return !events.isEmpty();
+      });
+    }
+    return events;
   }
 
   private static List<Long> range(long first, long last) {
