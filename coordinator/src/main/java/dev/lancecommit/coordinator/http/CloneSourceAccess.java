@@ -7,7 +7,6 @@ import dev.lancecommit.coordinator.auth.Principal;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import dev.lancecommit.coordinator.namespace.TableEntry;
 import dev.lancecommit.format.pb.Transaction;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -33,26 +32,11 @@ final class CloneSourceAccess {
     if (!txn.hasClone()) {
       return;
     }
-    String refPath = normalized(txn.getClone().getRefPath());
-    Optional<TableEntry> source = catalog.liveTables().stream()
-        .filter(entry -> holds(normalized(entry.location()), refPath))
-        .max(Comparator.comparingInt(entry -> entry.location().length()));
+    Optional<TableEntry> source = catalog.liveTableHolding(txn.getClone().getRefPath());
     if (source.isPresent()) {
       access.require(caller, Permission.READ, source.get().id());
     } else {
       access.require(caller, Permission.ADMIN, List.of());
     }
-  }
-
-  private static boolean holds(String location, String path) {
-    return path.equals(location) || path.startsWith(location + "/");
-  }
-
-  private static String normalized(String location) {
-    String path = location.startsWith("file://") ? location.substring("file://".length()) : location;
-    while (path.length() > 1 && path.endsWith("/")) {
-      path = path.substring(0, path.length() - 1);
-    }
-    return path;
   }
 }

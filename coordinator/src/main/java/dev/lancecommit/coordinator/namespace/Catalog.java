@@ -448,6 +448,35 @@ public final class Catalog {
     return live;
   }
 
+  /**
+   * The live table whose files hold {@code location}: the table at that location, or the one it lies inside (a
+   * branch under {@code tree/}); empty when no catalogued table holds it, also for a location outside the
+   * warehouse's store.
+   */
+  public Optional<TableEntry> liveTableHolding(String location) {
+    String key;
+    try {
+      key = locations.keyOf(location);
+    } catch (InvalidCatalogInputException elsewhere) {
+      return Optional.empty();
+    }
+    TableEntry holder = null;
+    String holderKey = "";
+    for (TableEntry table : liveTables()) {
+      String tableKey;
+      try {
+        tableKey = locations.keyOf(table.location());
+      } catch (InvalidCatalogInputException elsewhere) {
+        continue;
+      }
+      if ((key.equals(tableKey) || key.startsWith(tableKey + "/")) && tableKey.length() > holderKey.length()) {
+        holder = table;
+        holderKey = tableKey;
+      }
+    }
+    return Optional.ofNullable(holder);
+  }
+
   /** The versions whose manifests are in the table's {@code _versions/} directory now (both naming schemes). */
   public TableVersions listVersions(TableEntry table) {
     return versionsAt(locations.keyOf(table.location()));
