@@ -103,35 +103,46 @@ public final class SchemaContract {
     List<Field> fields = next.getFieldsList();
     for (Field field : fields) {
       Field old = all ? null : beforeById.get(field.getId());
-      String path = path(fields, field);
-      if (old == null || !old.getLogicalType().equals(field.getLogicalType())) {
-        SemanticTypes.Resolved resolved = SemanticTypes.resolve(field.getLogicalType());
-        if (resolved.legacyAlias()) {
-          String encoding = resolved.impliedEncoding() == null ? ""
-              : " with " + SemanticTypes.OUTPUT_ENCODING_KEY + "=" + resolved.impliedEncoding();
-          throw new SchemaContractException(path, "Field '" + path + "' (id " + field.getId() + ") is written as "
-              + field.getLogicalType() + ", a legacy alias; a table with the semantic-types flag records canonical"
-              + " names: " + resolved.canonical() + encoding);
-        }
-        String problem = SemanticTypes.typeProblem(resolved.canonical());
-        if (problem != null) {
-          throw new SchemaContractException(path, "Field '" + path + "' (id " + field.getId() + "): " + problem);
-        }
-      }
-      String encoding = SemanticTypes.metadata(field, SemanticTypes.OUTPUT_ENCODING_KEY);
-      String oldEncoding = old == null ? null : SemanticTypes.metadata(old, SemanticTypes.OUTPUT_ENCODING_KEY);
-      if (encoding != null && !encoding.equals(oldEncoding)) {
-        String canonical = SemanticTypes.resolve(field.getLogicalType()).canonical();
-        String problem = SemanticTypes.outputEncodingProblem(canonical, encoding);
-        if (problem != null) {
-          throw new SchemaContractException(path, "Field '" + path + "' (id " + field.getId() + "): " + problem);
-        }
-      }
-      Field kept = beforeById.get(field.getId());
-      if (kept != null && !txn.hasOverwrite()) {
-        checkExtensionKept(kept, field, path);
+      Field kept = txn.hasOverwrite() ? null : beforeById.get(field.getId());
+      String problem = recordedProblem(field, old, kept);
+      if (problem != null) {
+        String path = path(fields, field); // only on the way out: it walks the schema
+        throw new SchemaContractException(path, "Field '" + path + "' (id " + field.getId() + ")" + problem);
       }
     }
+  }
+
+  /**
+   * What is wrong with how a semantic-types table records {@code field}, worded to follow "Field 'path' (id n)", or
+   * null.
+   *
+   * @param old the field's previous version when this commit must not change its type unchecked, else null
+   * @param kept the field's previous version when its Arrow extension must be kept, else null
+   */
+  private static String recordedProblem(Field field, Field old, Field kept) {
+    if (old == null || !old.getLogicalType().equals(field.getLogicalType())) {
+      SemanticTypes.Resolved resolved = SemanticTypes.resolve(field.getLogicalType());
+      if (resolved.legacyAlias()) {
+        String encoding = resolved.impliedEncoding() == null ? ""
+            : " with " + SemanticTypes.OUTPUT_ENCODING_KEY + "=" + resolved.impliedEncoding();
+        return " is written as " + field.getLogicalType() + ", a legacy alias; a table with the semantic-types flag"
+            + " records canonical names: " + resolved.canonical() + encoding;
+      }
+      String problem = SemanticTypes.typeProblem(resolved.canonical());
+      if (problem != null) {
+        return ": " + problem;
+      }
+    }
+    String encoding = SemanticTypes.metadata(field, SemanticTypes.OUTPUT_ENCODING_KEY);
+    String oldEncoding = old == null ? null : SemanticTypes.metadata(old, SemanticTypes.OUTPUT_ENCODING_KEY);
+    if (encoding != null && !encoding.equals(oldEncoding)) {
+      String problem = SemanticTypes.outputEncodingProblem(
+          SemanticTypes.resolve(field.getLogicalType()).canonical(), encoding);
+      if (problem != null) {
+        return ": " + problem;
+      }
+    }
+    return kept == null ? null : extensionChange(kept, field);
   }
 
   private static void checkEnablement(TableState current, Transaction txn, FormatFeatures features) {
@@ -175,16 +186,16 @@ public final class SchemaContract {
     }
   }
 
-  private static void checkExtensionKept(Field old, Field field, String path) {
+  private static String extensionChange(Field old, Field field) {
     String oldName = SemanticTypes.extensionName(old);
     String newName = SemanticTypes.extensionName(field);
     String oldMetadata = SemanticTypes.metadata(old, SemanticTypes.EXTENSION_METADATA_KEY);
     String newMetadata = SemanticTypes.metadata(field, SemanticTypes.EXTENSION_METADATA_KEY);
-    if (!Objects.equals(oldName, newName) || !Objects.equals(oldMetadata, newMetadata)) {
-      throw new SchemaContractException(path, "Field '" + path + "' (id " + field.getId() + ") changes its Arrow"
-          + " extension (" + oldName + " -> " + newName + "); extension names and metadata are kept through every"
-          + " schema change");
+    if (Objects.equals(oldName, newName) && Objects.equals(oldMetadata, newMetadata)) {
+      return null;
     }
+    return " changes its Arrow extension (" + oldName + " -> " + newName + "); extension names and metadata are kept"
+        + " through every schema change";
   }
 
   private static Map<Integer, Field> byId(List<Field> fields) {
