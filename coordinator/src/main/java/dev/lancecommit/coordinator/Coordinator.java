@@ -1,8 +1,8 @@
 package dev.lancecommit.coordinator;
 
 import dev.lancecommit.coordinator.auth.AuthConfig;
+import dev.lancecommit.coordinator.commit.CommitEventSink;
 import dev.lancecommit.coordinator.commit.CommitSettings;
-import dev.lancecommit.coordinator.commit.DisabledEventPublisher;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
 import dev.lancecommit.coordinator.credentials.CredentialVendor;
 import dev.lancecommit.coordinator.credentials.CredentialsConfig;
@@ -18,7 +18,6 @@ import dev.lancecommit.coordinator.storage.ObjectStores;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
-import dev.lancecommit.events.CommitEventPublisher;
 import dev.lancecommit.events.KafkaCommitEventPublisher;
 import dev.lancecommit.events.KafkaTableEventPublisher;
 import dev.lancecommit.events.TableEventPublisher;
@@ -84,12 +83,11 @@ public final class Coordinator implements AutoCloseable {
       Catalog catalog = new Catalog(warehouse);
       String topic = config.get(CoordinatorConfig.KAFKA_TOPIC);
       String bootstrap = startKafka(config, resources);
-      CommitEventPublisher publisher;
+      CommitEventSink events;
       Publication publication = null;
       Supplier<String> eventsStatus = () -> "disabled";
       if (bootstrap == null) {
-        publisher = new DisabledEventPublisher();
-        resources.push(publisher);
+        events = CommitEventSink.discard();
       } else {
         KafkaCommitEventPublisher kafka = KafkaCommitEventPublisher.builder(bootstrap)
             .topic(topic)
@@ -101,7 +99,7 @@ public final class Coordinator implements AutoCloseable {
         Publication started = Publication.start(PublicationConfig.from(config), bootstrap, kafka,
             stores::resolve, new CatalogTableSource(catalog));
         resources.push(started);
-        publisher = started.outbox();
+        events = started.outbox();
         eventsStatus = () -> started.ready() ? "publishing"
             : "waiting for Kafka" + started.startupProblem().map(problem -> ": " + problem).orElse("");
         publication = started;
@@ -122,7 +120,7 @@ public final class Coordinator implements AutoCloseable {
           config.get(CoordinatorConfig.COMMIT_STORAGE_VERSION),
           namingScheme(config.get(CoordinatorConfig.COMMIT_MANIFEST_NAMING)),
           formatFeatures(config));
-      LaneCommitService commits = new LaneCommitService(stores::resolve, settings, publisher, workers, Clock.systemUTC(),
+      LaneCommitService commits = new LaneCommitService(stores::resolve, settings, events, workers, Clock.systemUTC(),
           Duration.ofMillis(config.getLong(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS)));
       TableEventPublisher tableEvents = TableEventPublisher.noop();
       if (publication != null) {

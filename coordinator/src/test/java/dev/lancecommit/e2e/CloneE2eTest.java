@@ -8,7 +8,7 @@ import dev.lancecommit.coordinator.storage.ObjectInfo;
 import dev.lancecommit.coordinator.storage.ObjectStores;
 import dev.lancecommit.coordinator.storage.S3Config;
 import dev.lancecommit.coordinator.storage.StorageLocation;
-import dev.lancecommit.coordinator.table.TableStorage;
+import dev.lancecommit.coordinator.table.TableOperations;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventReader;
 import dev.lancecommit.format.TransactionFiles;
@@ -271,7 +271,7 @@ class CloneE2eTest {
       assertThat(r.status()).as("%s", r).isEqualTo(200);
       assertThat(r.version()).isEqualTo(cloned);
       assertThat(r.body().get("operation").asText()).isEqualTo("Clone");
-      TableStorage cloneStorage = new TableStorage(cloneRoot);
+      TableOperations cloneStorage = TableOperations.of(cloneRoot);
       Manifest first = cloneStorage.readVersion(cloned).orElseThrow().manifest();
       assertThat(first.getBasePathsList()).isEmpty();
       assertThat(first.getFragmentsList()).allSatisfy(f -> {

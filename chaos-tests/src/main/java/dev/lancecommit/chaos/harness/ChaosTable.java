@@ -1,9 +1,8 @@
 package dev.lancecommit.chaos.harness;
 
 import dev.lancecommit.coordinator.storage.ObjectStores;
-import dev.lancecommit.coordinator.table.TableStorage;
+import dev.lancecommit.coordinator.table.TableOperations;
 import dev.lancecommit.format.ManifestFile;
-import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.testing.lance.LanceTables;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +18,7 @@ public final class ChaosTable implements AutoCloseable {
   private final List<String> id;
   private final String location;
   private final LanceTables lance;
-  private final TableStorage storage;
+  private final TableOperations storage;
   private final AtomicLong nextRowId;
 
   ChaosTable(List<String> id, String location, Map<String, String> lanceStorageOptions, ObjectStores stores,
@@ -27,7 +26,7 @@ public final class ChaosTable implements AutoCloseable {
     this.id = List.copyOf(id);
     this.location = location;
     this.lance = LanceTables.at(location, lanceStorageOptions);
-    this.storage = new TableStorage(stores.resolve(location));
+    this.storage = TableOperations.of(stores.resolve(location));
     this.nextRowId = new AtomicLong(firstFreeRowId);
   }
 
@@ -48,7 +47,7 @@ public final class ChaosTable implements AutoCloseable {
     return lance;
   }
 
-  public TableStorage storage() {
+  public TableOperations storage() {
     return storage;
   }
 
@@ -59,8 +58,7 @@ public final class ChaosTable implements AutoCloseable {
 
   /** The manifest of {@code version} as stored, read with the project's codec (either naming scheme). */
   Optional<ManifestFile> manifest(long version) {
-    Optional<ManifestFile> v2 = storage.readManifest(version, ManifestNaming.Scheme.V2);
-    return v2.isPresent() ? v2 : storage.readManifest(version, ManifestNaming.Scheme.V1);
+    return storage.readVersion(version);
   }
 
   @Override

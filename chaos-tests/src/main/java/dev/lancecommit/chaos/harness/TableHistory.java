@@ -1,6 +1,7 @@
 package dev.lancecommit.chaos.harness;
 
-import dev.lancecommit.coordinator.table.TableStorage;
+import dev.lancecommit.coordinator.table.TableOperations;
+import dev.lancecommit.coordinator.table.TableVersions;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.pb.Transaction;
@@ -22,8 +23,8 @@ record TableHistory(ChaosTable table, List<Long> versions, Map<Long, Transaction
     List<String> problems) {
 
   static TableHistory read(ChaosTable table) {
-    TableStorage storage = table.storage();
-    TableStorage.VersionListing listing = storage.listVersions();
+    TableOperations storage = table.storage();
+    TableVersions listing = storage.versions();
     ManifestNaming.Scheme scheme = listing.scheme().orElse(ManifestNaming.Scheme.V2);
     Map<Long, Transaction> transactions = new LinkedHashMap<>();
     List<String> problems = new ArrayList<>();

@@ -4,9 +4,10 @@ import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.storage.StoreException;
 import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
-import dev.lancecommit.coordinator.table.TableStorage;
+import dev.lancecommit.coordinator.table.TableOperations;
 import dev.lancecommit.format.CorruptManifestException;
 import dev.lancecommit.format.ManifestFile;
+import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.InvalidTransactionException;
@@ -34,7 +35,7 @@ final class CloneSource {
       throw new InvalidTransactionException("Clone names source version " + Long.toUnsignedString(refVersion)
           + " of " + refPath + ": only committed main-line versions (1 and up) can be cloned");
     }
-    TableStorage source = new TableStorage(root(stores, clone));
+    TableOperations source = TableOperations.of(root(stores, clone));
     Optional<ManifestFile> manifest;
     try {
       manifest = source.readVersion(refVersion);
@@ -46,12 +47,12 @@ final class CloneSource {
     }
     ManifestFile file = manifest.orElseThrow(() -> new InvalidTransactionException("The clone source " + refPath
         + " has no version " + refVersion + (clone.hasRefName() ? " (ref_name " + clone.getRefName() + ")" : "")
-        + ": no manifest under " + source.location().uri("_versions/")));
+        + ": no manifest under " + source.location().uri(ManifestNaming.VERSIONS_DIR + "/")));
     if (file.manifest().getVersion() != refVersion) {
       throw new InvalidTransactionException("The manifest of version " + refVersion + " of the clone source "
           + refPath + " says it is version " + file.manifest().getVersion());
     }
-    return source.stateOf(file);
+    return file.tableState();
   }
 
   /**

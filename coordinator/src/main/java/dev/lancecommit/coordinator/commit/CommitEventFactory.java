@@ -1,6 +1,6 @@
 package dev.lancecommit.coordinator.commit;
 
-import dev.lancecommit.coordinator.publication.VersionEvents;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.Transaction;

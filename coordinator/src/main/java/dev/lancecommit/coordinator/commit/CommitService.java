@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator.commit;
 
+import dev.lancecommit.coordinator.table.TableRef;
 import java.util.concurrent.CompletableFuture;
 
 /**

@@ -3,8 +3,8 @@ package dev.lancecommit.coordinator.commit;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lancecommit.coordinator.storage.StorageLocation;
-import dev.lancecommit.coordinator.table.TableStorage;
-import dev.lancecommit.events.CommitEventPublisher;
+import dev.lancecommit.coordinator.table.TableOperations;
+import dev.lancecommit.coordinator.table.TableRef;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -18,12 +18,12 @@ import java.util.function.Function;
 public final class LaneCommitService implements CommitService {
   private final Function<String, StorageLocation> stores;
   private final CommitSettings settings;
-  private final CommitEventPublisher events;
+  private final CommitEventSink events;
   private final Executor executor;
   private final Clock clock;
   private final Cache<String, CommitLane> lanes;
 
-  public LaneCommitService(Function<String, StorageLocation> stores, CommitSettings settings, CommitEventPublisher events,
+  public LaneCommitService(Function<String, StorageLocation> stores, CommitSettings settings, CommitEventSink events,
       Executor executor, Clock clock, Duration laneIdleTimeout) {
     this.stores = stores;
     this.settings = settings;
@@ -38,8 +38,9 @@ public final class LaneCommitService implements CommitService {
     try {
       // A dropped table re-declared at the same location is another table (another uuid): another lane.
       CommitLane lane = lanes.get(table.location() + "#" + table.tableUuid(), key ->
-          new CommitLane(table, new TableStorage(stores.apply(table.location())), stores, settings, events, executor,
-              clock));
+          new CommitLane(table, TableOperations.of(stores.apply(table.location()), new TableOperations.Options(
+              table.joinedId(), settings.recentTransactions(), settings.ambiguousWriteAttempts(),
+              settings.newTableScheme())), stores, settings, events, executor, clock));
       return lane.submit(table, request);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);

@@ -2,9 +2,9 @@ package dev.lancecommit.coordinator.http;
 
 import dev.lancecommit.coordinator.auth.PermissionDeniedException;
 import dev.lancecommit.coordinator.auth.UnauthenticatedException;
-import dev.lancecommit.coordinator.commit.CommitStateUnknownException;
 import dev.lancecommit.coordinator.commit.CommitThrottledException;
-import dev.lancecommit.coordinator.commit.EventPublishException;
+import dev.lancecommit.coordinator.commit.InvalidCommitRequestException;
+import dev.lancecommit.coordinator.commit.VersionConflictException;
 import dev.lancecommit.coordinator.credentials.CredentialVendingException;
 import dev.lancecommit.coordinator.credentials.InvalidTableLocationException;
 import dev.lancecommit.coordinator.namespace.CatalogConcurrentUpdateException;
@@ -18,6 +18,7 @@ import dev.lancecommit.coordinator.namespace.TableNotFoundException;
 import dev.lancecommit.coordinator.namespace.TableVersionNotFoundException;
 import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
+import dev.lancecommit.coordinator.table.CommitStateUnknownException;
 import dev.lancecommit.rules.InvalidTransactionException;
 import dev.lancecommit.rules.SchemaContractException;
 import dev.lancecommit.rules.UnsupportedFeatureException;
@@ -49,6 +50,9 @@ public final class ErrorMapper {
     }
     if (t instanceof InvalidTransactionException || t instanceof InvalidCatalogInputException) {
       return ApiException.invalidInput(t.getMessage());
+    }
+    if (t instanceof InvalidCommitRequestException e) {
+      return ApiException.invalidInput(e.getMessage(), e.detail());
     }
     if (t instanceof InvalidTableLocationException) {
       return ApiException.invalidInput("Cannot vend credentials for this table location", t.getMessage());
@@ -90,6 +94,9 @@ public final class ErrorMapper {
     if (t instanceof TableDropRefusedException) {
       return new ApiException(409, ErrorCode.INVALID_TABLE_STATE, "Table files cannot be deleted", t.getMessage());
     }
+    if (t instanceof VersionConflictException e) {
+      return new ApiException(409, ErrorCode.CONCURRENT_MODIFICATION, e.getMessage(), e.detail());
+    }
     if (t instanceof CommitConflictException e) {
       return conflict(e);
     }
@@ -104,12 +111,6 @@ public final class ErrorMapper {
       return new ApiException(503, ErrorCode.SERVICE_UNAVAILABLE, "Commit outcome unknown",
           "The manifest for version " + e.version() + " may or may not have been written: " + e.getMessage()
               + ". Resubmitting the same transaction (same uuid) is safe.");
-    }
-    if (t instanceof EventPublishException e) {
-      LOG.warn("Commit event for version {} not published: {}", e.version(), e.toString());
-      return new ApiException(503, ErrorCode.SERVICE_UNAVAILABLE, "Commit event not published",
-          "Version " + e.version() + " was committed but its event could not be published: " + e.getMessage()
-              + ". Resubmitting the same transaction returns the version and publishes the event.");
     }
     if (t instanceof StoreUnavailableException || t instanceof StoreOutcomeUnknownException) {
       LOG.warn("Object store unavailable: {}", t.toString());

@@ -2,6 +2,8 @@ package dev.lancecommit.coordinator.http;
 
 import dev.lancecommit.coordinator.auth.AccessControl;
 import dev.lancecommit.coordinator.commit.CommitService;
+import dev.lancecommit.coordinator.commit.CreateTableVersion;
+import dev.lancecommit.coordinator.commit.SemanticTypesUpgrade;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -74,9 +76,13 @@ public final class RestServer {
         new ManagedVersioning(options.managedVersioningByDefault()), tableEvents).mount(r);
     new TableLifecycleRoutes(catalog, blocking, access, tableEvents).mount(r);
     new TableVersionRoutes(catalog, blocking, access).mount(r);
-    new CreateTableVersionRoute(catalog, commitService, options.tableStorage(), blocking, access).mount(r);
+    new CreateTableVersionRoute(catalog,
+        options.tableStorage().map(stores -> new CreateTableVersion(commitService, stores)), blocking, access)
+        .mount(r);
     new CommitRoute(catalog, commitService, blocking, access).mount(r);
-    new SemanticTypesUpgradeRoute(catalog, commitService, options.tableStorage(), blocking, access).mount(r);
+    new SemanticTypesUpgradeRoute(catalog,
+        options.tableStorage().map(stores -> new SemanticTypesUpgrade(commitService, stores)), blocking, access)
+        .mount(r);
     UnsupportedRoutes.mount(r);
     r.route().failureHandler(this::renderFailure);
     r.errorHandler(404, ctx -> Responses.error(ctx,

@@ -8,7 +8,7 @@ import dev.lancecommit.coordinator.namespace.RegisterMode;
 import dev.lancecommit.coordinator.namespace.TableEntry;
 import dev.lancecommit.coordinator.namespace.TableNotFoundException;
 import dev.lancecommit.coordinator.namespace.TableVersionNotFoundException;
-import dev.lancecommit.coordinator.namespace.TableVersions;
+import dev.lancecommit.coordinator.table.TableVersions;
 import dev.lancecommit.format.ManifestFile;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -7,6 +7,9 @@ import dev.lancecommit.coordinator.storage.ObjectInfo;
 import dev.lancecommit.coordinator.storage.ObjectKeys;
 import dev.lancecommit.coordinator.storage.ObjectStore;
 import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.table.TableOperations;
+import dev.lancecommit.coordinator.table.TableVersions;
+import dev.lancecommit.coordinator.table.VersionFile;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
 import java.time.Clock;
@@ -17,10 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -484,17 +485,7 @@ public final class Catalog {
 
   /** Every version in the table's {@code _versions/} directory with its manifest's size and write time, ascending. */
   public List<VersionFile> versionFiles(TableEntry table) {
-    String dir = ObjectKeys.join(locations.keyOf(table.location()), VERSIONS_DIR);
-    TreeMap<Long, VersionFile> byVersion = new TreeMap<>();
-    for (ObjectInfo info : store.list(dir)) {
-      String name = info.key().substring(dir.length() + 1);
-      if (name.indexOf('/') >= 0) {
-        continue;
-      }
-      ManifestNaming.parse(name).ifPresent(parsed -> byVersion.putIfAbsent(parsed.version(),
-          new VersionFile(parsed.version(), store.uriOf(info.key()), info.key(), info.size(), info.lastModified())));
-    }
-    return List.copyOf(byVersion.values());
+    return tableAt(locations.keyOf(table.location())).versionFiles();
   }
 
   /**
@@ -503,9 +494,7 @@ public final class Catalog {
    * @throws TableVersionNotFoundException when the table has no such version (any more)
    */
   public ManifestFile readManifest(TableEntry table, long version) {
-    VersionFile file = versionFiles(table).stream().filter(v -> v.version() == version).findFirst()
-        .orElseThrow(() -> new TableVersionNotFoundException(table.id(), version));
-    return store.get(file.manifestKey()).map(ManifestFile::decode)
+    return tableAt(locations.keyOf(table.location())).readVersion(version)
         .orElseThrow(() -> new TableVersionNotFoundException(table.id(), version));
   }
 
@@ -824,14 +813,11 @@ public final class Catalog {
   }
 
   private TableVersions versionsAt(String locationKey) {
-    TreeSet<Long> versions = new TreeSet<>();
-    for (String name : store.listDirectory(ObjectKeys.join(locationKey, VERSIONS_DIR))) {
-      OptionalLong version = ManifestVersions.parse(name);
-      if (version.isPresent()) {
-        versions.add(version.getAsLong());
-      }
-    }
-    return new TableVersions(versions);
+    return tableAt(locationKey).versions();
+  }
+
+  private TableOperations tableAt(String locationKey) {
+    return TableOperations.of(new StorageLocation(store, locationKey));
   }
 
   private void requireNamespace(List<String> id) {

@@ -1,6 +1,6 @@
 package dev.lancecommit.coordinator.namespace;
 
-import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.table.TableRef;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,10 @@
 package dev.lancecommit.coordinator.publication;
 
-import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.commit.CommitEventSink;
 import dev.lancecommit.coordinator.publication.PendingVersions.EventItem;
 import dev.lancecommit.coordinator.publication.PendingVersions.GoneItem;
 import dev.lancecommit.coordinator.publication.PendingVersions.Item;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventPublisher;
 import dev.lancecommit.rules.OperationKind;
@@ -23,8 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Accepts commit events without waiting for Kafka and publishes them, per table in version order, with retries that
- * never give up. {@link #publish} queues the event and returns a completed future, so a commit is answered at once
- * whether Kafka is up or not.
+ * never give up. {@link #accept} queues the event and returns, so a commit is answered at once whether Kafka is up or
+ * not.
  *
  * <p>Each table has a queue ordered by version and at most one event in flight. The next event leaves only when it is
  * the version right after the last one published; when it is not (a version written around the coordinator, or an
@@ -40,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * (within the same bound) but sends nothing, since it does not know yet what an earlier process published. Then it
  * drops what the progress covers and pumps every table.
  */
-public final class EventOutbox implements CommitEventPublisher {
+public final class EventOutbox implements CommitEventSink, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EventOutbox.class);
 
   private enum State { RUNNING, CLOSING, STOPPED, HALTED }
@@ -112,17 +113,16 @@ public final class EventOutbox implements CommitEventPublisher {
   }
 
   /**
-   * Queues the event and returns a completed future: the commit does not wait for Kafka. Once this outbox is closed
-   * or halted the event is dropped, as a dead process would drop it; the reconciler publishes it after the next
-   * start.
+   * Queues the event and returns: the commit does not wait for Kafka. Once this outbox is closed or halted the event
+   * is dropped, as a dead process would drop it; the reconciler publishes it after the next start.
    */
   @Override
-  public CompletableFuture<Void> publish(CommitEvent event) {
+  public void accept(CommitEvent event) {
     Objects.requireNonNull(event, "event");
     State current = state;
     if (current == State.STOPPED || current == State.HALTED) {
       LOG.debug("Outbox is {}; event {} is left to the reconciler", current, event.id());
-      return CompletableFuture.completedFuture(null);
+      return;
     }
     TableQueue queue = queue(refOf(event));
     synchronized (queue) {
@@ -137,7 +137,6 @@ public final class EventOutbox implements CommitEventPublisher {
       }
     }
     pump(queue);
-    return CompletableFuture.completedFuture(null);
   }
 
   private static boolean createsTableAbove(CommitEvent event) {

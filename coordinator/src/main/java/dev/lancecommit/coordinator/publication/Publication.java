@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Event publication as the coordinator runs it: the progress topic, the outbox commits publish into, and the
- * reconciler that publishes what the outbox never saw. {@link #outbox()} is the {@link CommitEventPublisher} to hand
- * to the commit service. Close it after the commit service and the REST server are stopped.
+ * reconciler that publishes what the outbox never saw. {@link #outbox()} is the
+ * {@link dev.lancecommit.coordinator.commit.CommitEventSink} to hand to the commit service. Close it after the commit service and the REST server are stopped.
  *
  * <p>Starting never waits for Kafka, so a coordinator restarted during a Kafka outage answers commits at once. Until
  * Kafka answers, a background thread keeps trying to ensure the events topic and the progress topic and to load the
@@ -77,7 +77,7 @@ public final class Publication implements AutoCloseable {
         outbox.backlog(), loaded.recordedAtStart().size());
   }
 
-  /** The publisher commits publish into; it never waits for Kafka. */
+  /** The sink commits hand their events to; it only enqueues, never waits for Kafka. */
   public EventOutbox outbox() {
     return outbox;
   }

@@ -1,17 +1,19 @@
 package dev.lancecommit.coordinator.publication;
 
-import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.publication.PendingVersions.EventItem;
 import dev.lancecommit.coordinator.publication.PendingVersions.GoneItem;
 import dev.lancecommit.coordinator.publication.PendingVersions.Item;
+import dev.lancecommit.coordinator.commit.VersionEvents;
 import dev.lancecommit.coordinator.storage.StorageLocation;
-import dev.lancecommit.coordinator.table.TableStorage;
+import dev.lancecommit.coordinator.table.TableOperations;
+import dev.lancecommit.coordinator.table.TableVersions;
+import dev.lancecommit.coordinator.table.VersionTransaction;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.format.CorruptManifestException;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.TableState;
-import dev.lancecommit.format.TransactionFiles;
 import dev.lancecommit.format.WriterVersions;
 import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
@@ -182,13 +184,14 @@ public final class Reconciler implements AutoCloseable {
       return; // what was published before is not known yet; the first pass once it is covers every table
     }
     EventOutbox.View view = outbox.view(table);
-    TableStorage storage = new TableStorage(stores.apply(table.location()));
-    TableStorage.VersionListing listing = storage.listVersions();
+    TableOperations storage = TableOperations.of(stores.apply(table.location()));
+    TableVersions listing = storage.versions();
+    listing.scheme(); // a table whose _versions/ mixes both naming schemes is refused, as Lance refuses it
     List<Long> unpublished = listing.versions().stream().filter(v -> v > view.published()).toList();
     if (unpublished.isEmpty()) {
-      if (listing.latest().isPresent() && listing.latest().get() < view.published()) {
+      if (listing.latest().isPresent() && listing.latest().getAsLong() < view.published()) {
         LOG.warn("Table {} has versions up to {} but events were published up to {}: was the dataset replaced?",
-            table.joinedId(), listing.latest().get(), view.published());
+            table.joinedId(), listing.latest().getAsLong(), view.published());
       }
       outbox.recover(table, List.of(), true, view);
       return;
@@ -245,7 +248,7 @@ public final class Reconciler implements AutoCloseable {
         if (!event.governed()) {
           ungoverned++;
         }
-        previous = file.get().manifest().getVersion() == version ? storage.stateOf(file.get()) : null;
+        previous = file.get().manifest().getVersion() == version ? file.get().tableState() : null;
         previousVersion = version;
       }
     } catch (RuntimeException e) {
@@ -271,7 +274,7 @@ public final class Reconciler implements AutoCloseable {
         .isAfter(clock.instant().minus(config.liveGrace()));
   }
 
-  private CommitEvent describe(TableRef table, TableStorage storage, long version, ManifestNaming.Scheme scheme,
+  private CommitEvent describe(TableRef table, TableOperations storage, long version, ManifestNaming.Scheme scheme,
       ManifestFile file, TableState previous) {
     String manifestUri = storage.manifestUri(version, scheme);
     if (file.manifest().getVersion() != version) {
@@ -280,11 +283,11 @@ public final class Reconciler implements AutoCloseable {
       return unreadable(table, version, manifestUri);
     }
     boolean governed = WriterVersions.writtenByCoordinator(file.manifest());
-    Optional<Transaction> txn = transactionOf(storage, file);
+    Optional<Transaction> txn = transactionOf(storage, file, manifestUri);
     String actor = governed
         ? txn.map(t -> t.getTransactionPropertiesMap().get(VersionEvents.ACTOR_PROPERTY)).orElse(null)
         : VersionEvents.UNKNOWN_ACTOR;
-    return VersionEvents.describe(table, previous, storage.stateOf(file),
+    return VersionEvents.describe(table, previous, file.tableState(),
             txn.map(Transaction::getReadVersion).orElse(version - 1),
             txn.map(Reconciler::operationName).orElse(VersionEvents.UNKNOWN_OPERATION),
             txn.map(Transaction::getUuid).orElse(null),
@@ -310,34 +313,25 @@ public final class Reconciler implements AutoCloseable {
         .build();
   }
 
-  private static TableState stateOf(TableStorage storage, long version, ManifestNaming.Scheme scheme) {
+  private static TableState stateOf(TableOperations storage, long version, ManifestNaming.Scheme scheme) {
     if (version < 1) {
       return null;
     }
     try {
-      return storage.readManifest(version, scheme).map(storage::stateOf).orElse(null);
+      return storage.readManifest(version, scheme).map(ManifestFile::tableState).orElse(null);
     } catch (CorruptManifestException e) {
       return null;
     }
   }
 
   /** The inline transaction or the {@code .txn} file; empty when a writer left neither (or it is unreadable). */
-  private static Optional<Transaction> transactionOf(TableStorage storage, ManifestFile file) {
-    if (file.transaction().isPresent()) {
-      return file.transaction();
+  private static Optional<Transaction> transactionOf(TableOperations storage, ManifestFile file, String manifestUri) {
+    VersionTransaction found = storage.lookupTransaction(file);
+    if (found.source() == VersionTransaction.Source.UNREADABLE_FILE) {
+      LOG.warn("Transaction file {} of {} is unreadable: {}", found.fileName(), manifestUri,
+          found.failure().getMessage());
     }
-    String name = file.manifest().getTransactionFile();
-    if (name.isEmpty()) {
-      return Optional.empty();
-    }
-    StorageLocation location = storage.location();
-    Optional<byte[]> bytes = location.store().get(location.key(TransactionFiles.TRANSACTIONS_DIR + "/" + name));
-    try {
-      return bytes.map(TransactionFiles::decode);
-    } catch (CorruptManifestException e) {
-      LOG.warn("Transaction file {} of {} is unreadable: {}", name, location.uri(), e.getMessage());
-      return Optional.empty();
-    }
+    return found.found();
   }
 
   private static String operationName(Transaction txn) {

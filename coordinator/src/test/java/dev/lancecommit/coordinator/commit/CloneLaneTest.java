@@ -3,14 +3,14 @@ package dev.lancecommit.coordinator.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.storage.LocalObjectStore;
 import dev.lancecommit.coordinator.storage.ObjectInfo;
 import dev.lancecommit.coordinator.storage.ObjectAlreadyExistsException;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
-import dev.lancecommit.coordinator.table.TableStorage;
+import dev.lancecommit.coordinator.table.TableOperations;
 import dev.lancecommit.events.CommitEvent;
-import dev.lancecommit.events.CommitEventPublisher;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.TableState;
@@ -127,7 +127,7 @@ class CloneLaneTest {
     // the main-line fragments stay on the main root (base 0), the branch's own fragment is reached through base 1
     assertThat(cloned.manifest().getFragmentsList()).extracting(f -> f.getFiles(0).getBaseId())
         .containsExactly(0, 0, 1);
-    assertThat(new TableStorage(source).listVersions().versions()).containsExactly(1L, 2L);
+    assertThat(TableOperations.of(source).versions().versions()).containsExactly(1L, 2L);
   }
 
   @Test
@@ -145,7 +145,7 @@ class CloneLaneTest {
     // an Overwrite from scratch is checked against the versions since the first one, which is 2
     assertThat(commit(service, targetRef, create()).version()).isEqualTo(3);
     assertThat(commit(service, targetRef, append(3)).version()).isEqualTo(4);
-    assertThat(new TableStorage(target).listVersions().versions()).containsExactly(2L, 3L, 4L);
+    assertThat(TableOperations.of(target).versions().versions()).containsExactly(2L, 3L, 4L);
     assertThat(events.versions(targetRef)).containsExactly(2L, 3L, 4L);
     CommitEvent created = events.of(targetRef).get(0);
     assertThat(created.operation()).isEqualTo("Clone");
@@ -162,7 +162,7 @@ class CloneLaneTest {
     store.failNext(Call.GET, 1, When.BEFORE, key -> key.startsWith(source.key("_versions")),
         FaultInjectingObjectStore.unavailable());
     assertThatThrownBy(() -> commit(service, targetRef, txn)).isInstanceOf(StoreUnavailableException.class);
-    assertThat(new TableStorage(target).listVersions().versions()).isEmpty();
+    assertThat(TableOperations.of(target).versions().versions()).isEmpty();
 
     assertThat(commit(service, targetRef, txn).version()).isEqualTo(1);
   }
@@ -177,7 +177,7 @@ class CloneLaneTest {
 
     CommitResult again = commit(newService(), targetRef, txn);
     assertThat(again).isEqualTo(first);
-    assertThat(new TableStorage(target).listVersions().versions()).containsExactly(2L, 3L);
+    assertThat(TableOperations.of(target).versions().versions()).containsExactly(2L, 3L);
     List<CommitEvent> cloneEvents = events.of(targetRef).stream().filter(e -> e.version() == 2).toList();
     assertThat(cloneEvents).hasSize(2); // published again: the first answer may have been lost with its event
     assertThat(cloneEvents.get(1).id()).isEqualTo(cloneEvents.get(0).id());
@@ -246,7 +246,7 @@ class CloneLaneTest {
     assertThat(events.versions(targetRef)).containsExactly(3L);
     assertThat(commit(service, targetRef, append(3)).version()).isEqualTo(4);
     // the source is as it was
-    assertThat(new TableStorage(source).listVersions().versions()).containsExactly(1L, 2L, 3L);
+    assertThat(TableOperations.of(source).versions().versions()).containsExactly(1L, 2L, 3L);
   }
 
   @Test
@@ -280,8 +280,8 @@ class CloneLaneTest {
   }
 
   private byte[] cloneManifest(Transaction txn) {
-    TableStorage sourceStorage = new TableStorage(new StorageLocation(store.delegate(), source.rootKey()));
-    TableState sourceState = sourceStorage.stateOf(sourceStorage.readVersion(1).orElseThrow());
+    TableOperations sourceStorage = TableOperations.of(new StorageLocation(store.delegate(), source.rootKey()));
+    TableState sourceState = sourceStorage.readVersion(1).orElseThrow().tableState();
     CommitContext ctx = new CommitContext(1, Instant.now(), TransactionFiles.fileName(txn),
         WriterVersions.coordinator(), false, "2.1");
     TableState built = ManifestBuilder.buildClone(sourceState, txn, ctx);
@@ -297,8 +297,7 @@ class CloneLaneTest {
   }
 
   private TableState onDisk(StorageLocation table, long version) {
-    TableStorage storage = new TableStorage(table);
-    return storage.stateOf(storage.readVersion(version).orElseThrow());
+    return TableOperations.of(table).readVersion(version).orElseThrow().tableState();
   }
 
   private static Transaction clone(String refPath, long refVersion) {
@@ -318,13 +317,12 @@ class CloneLaneTest {
   }
 
   /** Keeps every event, republished ones included. */
-  static final class Recorder implements CommitEventPublisher {
+  static final class Recorder implements CommitEventSink {
     private final List<CommitEvent> events = Collections.synchronizedList(new ArrayList<>());
 
     @Override
-    public CompletableFuture<Void> publish(CommitEvent event) {
+    public void accept(CommitEvent event) {
       events.add(event);
-      return CompletableFuture.completedFuture(null);
     }
 
     List<CommitEvent> of(TableRef table) {
@@ -336,8 +334,5 @@ class CloneLaneTest {
     List<Long> versions(TableRef table) {
       return of(table).stream().map(CommitEvent::version).toList();
     }
-
-    @Override
-    public void close() {}
   }
 }

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancecommit.coordinator.commit.CommitRequest;
 import dev.lancecommit.coordinator.commit.CommitResult;
-import dev.lancecommit.coordinator.commit.CommitStateUnknownException;
+import dev.lancecommit.coordinator.table.CommitStateUnknownException;
 import dev.lancecommit.coordinator.commit.CommitThrottledException;
-import dev.lancecommit.coordinator.commit.EventPublishException;
-import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.commit.InvalidCommitRequestException;
+import dev.lancecommit.coordinator.commit.VersionConflictException;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.namespace.TableEntry;
 import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
@@ -149,7 +150,8 @@ class CommitRouteTest extends RestServerFixture {
         Arguments.of(new StoreUnavailableException("connection refused", new IOException("refused")), 503, 17),
         Arguments.of(new StoreOutcomeUnknownException("timeout", new IOException("timeout")), 503, 17),
         Arguments.of(new CommitStateUnknownException(6, "read-back failed", new IOException("x")), 503, 17),
-        Arguments.of(new EventPublishException(6, "kafka down", new IOException("x")), 503, 17),
+        Arguments.of(new InvalidCommitRequestException("No staged manifest", "stage it first"), 400, 13),
+        Arguments.of(new VersionConflictException("Version 3 cannot be created", "the next is 2"), 409, 14),
         Arguments.of(new IllegalStateException("bug"), 500, 18),
         Arguments.of(new CompletionException(new CommitThrottledException("wrapped")), 429, 21),
         Arguments.of(new ExecutionException(new CompletionException(new UnsupportedFeatureException("deep"))), 409,

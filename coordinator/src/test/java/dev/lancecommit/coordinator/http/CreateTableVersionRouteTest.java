@@ -6,7 +6,7 @@ import dev.lancecommit.coordinator.commit.CommitRequest;
 import dev.lancecommit.coordinator.commit.CommitResult;
 import dev.lancecommit.coordinator.commit.CommitService;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
-import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.TransactionFiles;

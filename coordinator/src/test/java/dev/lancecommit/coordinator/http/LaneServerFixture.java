@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancecommit.coordinator.commit.CommitService;
 import dev.lancecommit.coordinator.commit.CommitSettings;
-import dev.lancecommit.coordinator.commit.DisabledEventPublisher;
+import dev.lancecommit.coordinator.commit.CommitEventSink;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import dev.lancecommit.coordinator.storage.ObjectStores;
@@ -52,7 +52,7 @@ abstract class LaneServerFixture {
     catalog = new Catalog(stores.resolve(warehouse()), Duration.ZERO, Clock.systemUTC());
     workers = Executors.newFixedThreadPool(4);
     lanes = new LaneCommitService(stores::resolve, new CommitSettings(100, 10, 3, 64, WriterVersions.coordinator(),
-        "2.1", ManifestNaming.Scheme.V2), new DisabledEventPublisher(), workers, Clock.systemUTC(),
+        "2.1", ManifestNaming.Scheme.V2), CommitEventSink.discard(), workers, Clock.systemUTC(),
         Duration.ofMinutes(5));
     server = new RestServer(vertx, catalog, commitService(lanes), options(RestServerOptions.builder()
         .blockingExecutor(workers).tableStorage(stores::resolve)).build());

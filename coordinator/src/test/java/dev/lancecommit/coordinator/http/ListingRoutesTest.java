@@ -2,7 +2,7 @@ package dev.lancecommit.coordinator.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancecommit.coordinator.namespace.ManifestVersions;
+import dev.lancecommit.format.ManifestNaming;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -56,7 +56,7 @@ class ListingRoutesTest extends RestServerFixture {
         .containsExactly(List.of("orders"), List.of("returns"));
 
     // include_declared=false keeps only tables with a version on storage
-    fakeVersions("sales/returns.lance", ManifestVersions.v2Name(1));
+    fakeVersions("sales/returns.lance", ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1));
     assertThat(get("/v1/namespace/sales/table/list?include_declared=false").json().getJsonArray("tables"))
         .isEqualTo(new JsonArray().add("returns"));
     assertThat(get("/v1/namespace/sales/table/list?include_declared=TRUE").json().getJsonArray("tables"))

@@ -2,7 +2,7 @@ package dev.lancecommit.coordinator.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancecommit.coordinator.namespace.ManifestVersions;
+import dev.lancecommit.format.ManifestNaming;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +36,7 @@ class NamespaceDropRoutesTest extends RestServerFixture {
   void restrictRefusesContentAndCascadeDeregistersKeepingData() throws Exception {
     post("/v1/namespace/a/create", "{}");
     post("/v1/namespace/a$b/create", "{}");
-    Path data = fakeVersions("a/b/t.lance", ManifestVersions.v2Name(1));
+    Path data = fakeVersions("a/b/t.lance", ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1));
     post("/v1/table/a$b$t/register", new JsonObject().put("location", data.toString()));
     String uuid = catalog.loadTable(java.util.List.of("a", "b", "t")).orElseThrow().tableUuid();
     Map<String, String> before = snapshot();
@@ -48,7 +48,7 @@ class NamespaceDropRoutesTest extends RestServerFixture {
     assertThat(post("/v1/namespace/a/drop", "{\"behavior\":\"Cascade\"}").status()).isEqualTo(200);
     post("/v1/namespace/a$b/exists", "{}").error(404, 1);
     post("/v1/table/a$b$t/exists", "{}").error(404, 4);
-    assertThat(Files.exists(data.resolve("_versions").resolve(ManifestVersions.v2Name(1)))).isTrue();
+    assertThat(Files.exists(data.resolve("_versions").resolve(ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1)))).isTrue();
 
     post("/v1/namespace/a/create", "{}");
     post("/v1/namespace/a$b/create", "{}");

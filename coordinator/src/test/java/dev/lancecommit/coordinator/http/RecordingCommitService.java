@@ -3,7 +3,7 @@ package dev.lancecommit.coordinator.http;
 import dev.lancecommit.coordinator.commit.CommitRequest;
 import dev.lancecommit.coordinator.commit.CommitResult;
 import dev.lancecommit.coordinator.commit.CommitService;
-import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.table.TableRef;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -2,7 +2,7 @@ package dev.lancecommit.coordinator.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancecommit.coordinator.namespace.ManifestVersions;
+import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.events.KafkaTableEventPublisher;
 import dev.lancecommit.events.KafkaTopics;
 import dev.lancecommit.events.TableEvent;
@@ -61,7 +61,7 @@ class TableEventRoutesTest extends RestServerFixture {
     assertThat(post("/v1/namespace/ns/create", "{}").status()).isEqualTo(200);
     assertThat(post("/v1/table/ns$a/declare", "{}").status()).isEqualTo(200);
     post("/v1/table/ns$a/declare", "{}").error(409, 5);
-    Path data = fakeVersions("ns/r.lance", ManifestVersions.v2Name(1));
+    Path data = fakeVersions("ns/r.lance", ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1));
     assertThat(post("/v1/table/ns$r/register", new JsonObject().put("location", data.toString())).status())
         .isEqualTo(200);
     String uuid = catalog.loadTable(List.of("ns", "r")).orElseThrow().tableUuid();

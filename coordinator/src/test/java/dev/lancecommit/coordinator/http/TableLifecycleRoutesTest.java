@@ -2,7 +2,7 @@ package dev.lancecommit.coordinator.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancecommit.coordinator.namespace.ManifestVersions;
+import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.coordinator.namespace.TableEntry;
 import dev.lancecommit.testing.lance.LanceTables;
 import io.vertx.core.json.JsonArray;
@@ -23,7 +23,7 @@ class TableLifecycleRoutesTest extends RestServerFixture {
   }
 
   private Path registered(String name) {
-    Path data = fakeVersions("ns/" + name + ".lance", ManifestVersions.v2Name(1), ManifestVersions.v2Name(2));
+    Path data = fakeVersions("ns/" + name + ".lance", ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1), ManifestNaming.fileName(ManifestNaming.Scheme.V2, 2));
     Reply reply = post("/v1/table/ns$" + name + "/register",
         new JsonObject().put("location", data.toString()).put("properties", new JsonObject().put("p", "1")));
     assertThat(reply.status()).as(reply.body()).isEqualTo(200);

@@ -2,7 +2,7 @@ package dev.lancecommit.coordinator.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancecommit.coordinator.namespace.ManifestVersions;
+import dev.lancecommit.format.ManifestNaming;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
@@ -71,7 +71,7 @@ class TableRoutesTest extends RestServerFixture {
 
   @Test
   void registerAnExistingDataset() {
-    Path dataset = fakeVersions("data/events.lance", ManifestVersions.v2Name(1), ManifestVersions.v2Name(2));
+    Path dataset = fakeVersions("data/events.lance", ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1), ManifestNaming.fileName(ManifestNaming.Scheme.V2, 2));
     Reply reply = post("/v1/table/ns$events/register", new JsonObject()
         .put("location", dataset.toString())
         .put("properties", new JsonObject().put("p", "1")));
@@ -117,7 +117,7 @@ class TableRoutesTest extends RestServerFixture {
   @Test
   void describeReportsTheLatestVersionOfEitherNamingScheme() {
     Path v1 = fakeVersions("v1.lance", "1.manifest", "2.manifest", "12.manifest", ".tmp_13.manifest_x");
-    Path v2 = fakeVersions("v2.lance", ManifestVersions.v2Name(1), ManifestVersions.v2Name(7),
+    Path v2 = fakeVersions("v2.lance", ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1), ManifestNaming.fileName(ManifestNaming.Scheme.V2, 7),
         "latest_version_hint.json");
     post("/v1/table/ns$one/register", new JsonObject().put("location", v1.toString()));
     post("/v1/table/ns$two/register", new JsonObject().put("location", v2.toString()));
@@ -133,7 +133,7 @@ class TableRoutesTest extends RestServerFixture {
     assertThat(post("/v1/table/ns$two/describe", "{}").json().getLong("version")).isEqualTo(7L);
 
     // a new manifest is seen by the next describe
-    fakeVersions("v2.lance", ManifestVersions.v2Name(8));
+    fakeVersions("v2.lance", ManifestNaming.fileName(ManifestNaming.Scheme.V2, 8));
     assertThat(post("/v1/table/ns$two/describe", "{}").json().getLong("version")).isEqualTo(8L);
   }
 

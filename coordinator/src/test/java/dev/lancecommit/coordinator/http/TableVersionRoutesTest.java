@@ -2,7 +2,7 @@ package dev.lancecommit.coordinator.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancecommit.coordinator.namespace.ManifestVersions;
+import dev.lancecommit.format.ManifestNaming;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
@@ -21,10 +21,10 @@ class TableVersionRoutesTest extends RestServerFixture {
   @BeforeEach
   void table() throws Exception {
     post("/v1/namespace/ns/create", "{}");
-    data = fakeVersions("ns/t.lance", ManifestVersions.v2Name(1), ManifestVersions.v2Name(2),
-        ManifestVersions.v2Name(3), "latest_version_hint.json");
+    data = fakeVersions("ns/t.lance", ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1), ManifestNaming.fileName(ManifestNaming.Scheme.V2, 2),
+        ManifestNaming.fileName(ManifestNaming.Scheme.V2, 3), "latest_version_hint.json");
     for (int v = 1; v <= 3; v++) {
-      Path manifest = data.resolve("_versions").resolve(ManifestVersions.v2Name(v));
+      Path manifest = data.resolve("_versions").resolve(ManifestNaming.fileName(ManifestNaming.Scheme.V2, v));
       Files.write(manifest, new byte[v * 10]);
       Files.setLastModifiedTime(manifest, FileTime.from(Instant.parse("2026-01-0" + v + "T00:00:00Z")));
     }
@@ -41,7 +41,7 @@ class TableVersionRoutesTest extends RestServerFixture {
     assertThat(versions).hasSize(3);
     assertThat(versions.getJsonObject(0)).isEqualTo(new JsonObject()
         .put("version", 1L)
-        .put("manifest_path", data.resolve("_versions").resolve(ManifestVersions.v2Name(1)).toString())
+        .put("manifest_path", data.resolve("_versions").resolve(ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1)).toString())
         .put("manifest_size", 10L)
         .put("timestamp_millis", Instant.parse("2026-01-01T00:00:00Z").toEpochMilli()));
     assertThat(versions.getJsonObject(2).getLong("manifest_size")).isEqualTo(30L);
@@ -62,7 +62,7 @@ class TableVersionRoutesTest extends RestServerFixture {
     assertThat(reply.status()).isEqualTo(200);
     assertThat(reply.json().getJsonObject("version").getLong("version")).isEqualTo(2L);
     assertThat(reply.json().getJsonObject("version").getString("manifest_path"))
-        .endsWith("/_versions/" + ManifestVersions.v2Name(2));
+        .endsWith("/_versions/" + ManifestNaming.fileName(ManifestNaming.Scheme.V2, 2));
     assertThat(post("/v1/table/ns$t/version/describe", "{}").json().getJsonObject("version").getLong("version"))
         .isEqualTo(3L);
   }

@@ -1,5 +1,7 @@
 package dev.lancecommit.coordinator.namespace;
 
+import dev.lancecommit.coordinator.table.VersionFile;
+import dev.lancecommit.format.ManifestNaming;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -376,7 +378,7 @@ class CatalogLifecycleTest {
     List<VersionFile> versions = catalog.versionFiles(entry);
     assertThat(versions).extracting(VersionFile::version).containsExactly(1L, 2L, 3L);
     assertThat(versions.get(0).manifestUri())
-        .isEqualTo(v2.resolve("_versions/" + ManifestVersions.v2Name(1)).toString());
+        .isEqualTo(v2.resolve("_versions/" + ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1)).toString());
     assertThat(versions).allSatisfy(v -> assertThat(v.size()).isEqualTo(1));
     assertThatThrownBy(() -> catalog.readManifest(entry, 4)).isInstanceOf(TableVersionNotFoundException.class);
   }
@@ -409,7 +411,7 @@ class CatalogLifecycleTest {
       Files.createDirectories(dir.resolve("_versions"));
       Files.createDirectories(dir.resolve("_transactions"));
       for (long version : versions) {
-        Files.write(dir.resolve("_versions").resolve(ManifestVersions.v2Name(version)), new byte[] {1});
+        Files.write(dir.resolve("_versions").resolve(ManifestNaming.fileName(ManifestNaming.Scheme.V2, version)), new byte[] {1});
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

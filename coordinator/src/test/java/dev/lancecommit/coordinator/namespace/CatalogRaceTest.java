@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator.namespace;
 
+import dev.lancecommit.format.ManifestNaming;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -288,7 +289,7 @@ class CatalogRaceTest {
   private Path dataset(String relative) throws IOException {
     Path dir = root.resolve(relative);
     Files.createDirectories(dir.resolve("_versions"));
-    Files.write(dir.resolve("_versions").resolve(ManifestVersions.v2Name(1)), new byte[] {1});
+    Files.write(dir.resolve("_versions").resolve(ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1)), new byte[] {1});
     return dir;
   }
 

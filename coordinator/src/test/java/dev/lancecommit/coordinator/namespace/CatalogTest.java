@@ -1,11 +1,13 @@
 package dev.lancecommit.coordinator.namespace;
 
+import dev.lancecommit.coordinator.table.TableVersions;
+import dev.lancecommit.format.ManifestNaming;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.storage.LocalObjectStore;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import java.io.IOException;
@@ -251,7 +253,7 @@ class CatalogTest {
     TableEntry declared = catalog.declareTable(List.of("t"), Optional.empty(), Map.of());
     Path location = Path.of(declared.location());
     Files.createDirectories(location.resolve("_versions"));
-    Files.write(location.resolve("_versions").resolve(ManifestVersions.v2Name(1)), new byte[] {1});
+    Files.write(location.resolve("_versions").resolve(ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1)), new byte[] {1});
 
     TableEntry registered = catalog.registerTable(List.of("t"), declared.location(), RegisterMode.OVERWRITE,
         Map.of());
@@ -263,7 +265,7 @@ class CatalogTest {
   void listVersionsReadsBothNamingSchemesAndIgnoresTheRest() throws IOException {
     Path v1 = dataset("v1.lance", "1.manifest", "2.manifest", "10.manifest", "latest_version_hint.json",
         ".tmp_11.manifest_abc", "d9223372036854775850.manifest");
-    Path v2 = dataset("v2.lance", ManifestVersions.v2Name(1), ManifestVersions.v2Name(2), ManifestVersions.v2Name(3),
+    Path v2 = dataset("v2.lance", ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1), ManifestNaming.fileName(ManifestNaming.Scheme.V2, 2), ManifestNaming.fileName(ManifestNaming.Scheme.V2, 3),
         "latest_version_hint.json");
     TableEntry t1 = catalog.registerTable(List.of("one"), v1.toString(), RegisterMode.CREATE, Map.of());
     TableEntry t2 = catalog.registerTable(List.of("two"), v2.toString(), RegisterMode.CREATE, Map.of());

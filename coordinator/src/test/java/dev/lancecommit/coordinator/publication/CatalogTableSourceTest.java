@@ -2,7 +2,7 @@ package dev.lancecommit.coordinator.publication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import dev.lancecommit.coordinator.namespace.CreateMode;
 import dev.lancecommit.coordinator.storage.ObjectStores;

@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.lancecommit.coordinator.commit.CommitResult;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
-import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.KafkaCommitEventPublisher;
 import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;

@@ -4,15 +4,17 @@ import dev.lancecommit.coordinator.commit.CommitRequest;
 import dev.lancecommit.coordinator.commit.CommitResult;
 import dev.lancecommit.coordinator.commit.CommitSettings;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
-import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import dev.lancecommit.coordinator.namespace.CreateMode;
 import dev.lancecommit.coordinator.storage.ObjectAlreadyExistsException;
 import dev.lancecommit.coordinator.storage.ObjectStores;
 import dev.lancecommit.coordinator.storage.StorageLocation;
-import dev.lancecommit.coordinator.table.TableStorage;
+import dev.lancecommit.coordinator.commit.CommitEventSink;
+import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.table.TableOperations;
+import dev.lancecommit.coordinator.table.TableVersions;
 import dev.lancecommit.events.CommitEvent;
-import dev.lancecommit.events.CommitEventPublisher;
 import dev.lancecommit.events.CommitEventReader;
 import dev.lancecommit.events.KafkaCommitEventPublisher;
 import dev.lancecommit.events.KafkaTopics;
@@ -98,7 +100,7 @@ final class PublicationHarness implements AutoCloseable {
     return catalog.declareTable(List.of(namespace, name), Optional.empty(), Map.of()).toRef();
   }
 
-  LaneCommitService commitService(CommitEventPublisher events) {
+  LaneCommitService commitService(CommitEventSink events) {
     CommitSettings settings = new CommitSettings(1000, 50, 3, 64, WriterVersions.coordinator(), "2.1",
         ManifestNaming.Scheme.V2);
     return new LaneCommitService(stores::resolve, settings, events, workers, Clock.systemUTC(),
@@ -111,8 +113,8 @@ final class PublicationHarness implements AutoCloseable {
         .join();
   }
 
-  TableStorage storage(TableRef table) {
-    return new TableStorage(stores.resolve(table.location()));
+  TableOperations storage(TableRef table) {
+    return TableOperations.of(stores.resolve(table.location()));
   }
 
   Transaction create() {
@@ -139,20 +141,21 @@ final class PublicationHarness implements AutoCloseable {
 
   /** {@link #writeAround(TableRef, Manifest.WriterVersion)} with transaction properties. */
   long writeAround(TableRef table, Manifest.WriterVersion writer, Map<String, String> properties) {
-    TableStorage storage = storage(table);
+    TableOperations storage = storage(table);
+    StorageLocation root = storage.location();
     while (true) {
-      TableStorage.VersionListing listing = storage.listVersions();
+      TableVersions listing = storage.versions();
       long latest = listing.latest().orElseThrow();
       ManifestNaming.Scheme scheme = listing.scheme().orElseThrow();
-      TableState current = storage.stateOf(storage.readManifest(latest, scheme).orElseThrow());
+      TableState current = storage.readManifest(latest, scheme).orElseThrow().tableState();
       Transaction txn = append(latest).toBuilder().putAllTransactionProperties(properties).build();
       long version = latest + 1;
       CommitContext ctx = new CommitContext(version, Instant.now(), TransactionFiles.fileName(txn), writer, false,
           "2.1");
       TableState next = ManifestBuilder.build(current, txn, ctx);
-      storage.writeTransactionFile(txn);
+      root.store().put(root.key(TransactionFiles.path(txn)), TransactionFiles.encode(txn));
       try {
-        storage.createManifest(version, scheme,
+        root.store().putIfAbsent(root.key(ManifestNaming.path(scheme, version)),
             new ManifestFile(next.manifest(), next.indices(), Optional.of(txn)).encode());
         return version;
       } catch (ObjectAlreadyExistsException taken) {

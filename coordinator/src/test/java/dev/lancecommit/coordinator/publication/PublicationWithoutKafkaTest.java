@@ -9,7 +9,7 @@ import dev.lancecommit.coordinator.Coordinator;
 import dev.lancecommit.coordinator.CoordinatorConfig;
 import dev.lancecommit.coordinator.commit.CommitResult;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
-import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.e2e.CommitApi;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventReader;

@@ -1,16 +1,18 @@
 package dev.lancecommit.coordinator.publication;
 
+import dev.lancecommit.coordinator.commit.VersionEvents;
 import static dev.lancecommit.coordinator.publication.PublicationHarness.WAIT;
 import static dev.lancecommit.coordinator.publication.PublicationHarness.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.lancecommit.coordinator.commit.CommitResult;
-import dev.lancecommit.coordinator.commit.DisabledEventPublisher;
+import dev.lancecommit.coordinator.commit.CommitEventSink;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
-import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.storage.StorageLocation;
-import dev.lancecommit.coordinator.table.TableStorage;
+import dev.lancecommit.coordinator.table.TableOperations;
+import dev.lancecommit.coordinator.table.TableVersions;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
 import dev.lancecommit.format.ManifestNaming;
@@ -173,8 +175,8 @@ class ReconcilerTest {
       }
     }
 
-    TableStorage storage = harness.storage(table);
-    TableStorage.VersionListing listing = storage.listVersions();
+    TableOperations storage = harness.storage(table);
+    TableVersions listing = storage.versions();
     assertThat(listing.versions()).hasSize(31);
     assertThat(harness.awaitEvents(table, 31)).hasSize(31);
     publication.close();
@@ -199,7 +201,7 @@ class ReconcilerTest {
     PublicationConfig config = harness.config().build();
     TableRef table = harness.declareTable("hist", "cleaned");
     // history written while nothing published: versions 1..5, then Lance-style cleanup removes 1 and 2
-    commit(harness.commitService(new DisabledEventPublisher()), table, harness.create());
+    commit(harness.commitService(CommitEventSink.discard()), table, harness.create());
     for (int i = 0; i < 4; i++) {
       harness.writeAround(table, PublicationHarness.ROGUE_WRITER);
     }
@@ -207,7 +209,7 @@ class ReconcilerTest {
     for (long version = 1; version <= 2; version++) {
       location.store().delete(location.key("_versions/" + ManifestNaming.fileName(ManifestNaming.Scheme.V2, version)));
     }
-    assertThat(harness.storage(table).listVersions().versions()).containsExactly(3L, 4L, 5L);
+    assertThat(harness.storage(table).versions().versions()).containsExactly(3L, 4L, 5L);
 
     Publication publication = harness.startPublication(config);
     LaneCommitService commits = harness.commitService(publication.outbox());
@@ -226,7 +228,7 @@ class ReconcilerTest {
   void aRebuiltGovernedEventNamesTheActorTheCoordinatorRecordedInTheTransaction() {
     PublicationConfig config = harness.config().build();
     TableRef table = harness.declareTable("audit", "recorded");
-    commit(harness.commitService(new DisabledEventPublisher()), table, harness.create());
+    commit(harness.commitService(CommitEventSink.discard()), table, harness.create());
     harness.writeAround(table, WriterVersions.coordinator(), Map.of(VersionEvents.ACTOR_PROPERTY, "bob"));
     harness.writeAround(table, PublicationHarness.ROGUE_WRITER, Map.of(VersionEvents.ACTOR_PROPERTY, "mallory"));
 
@@ -248,7 +250,7 @@ class ReconcilerTest {
     List<TableRef> tables = new ArrayList<>();
     for (int t = 0; t < 3; t++) {
       TableRef table = harness.declareTable("many", "t" + t);
-      commit(harness.commitService(new DisabledEventPublisher()), table, harness.create());
+      commit(harness.commitService(CommitEventSink.discard()), table, harness.create());
       for (int i = 0; i < t; i++) {
         harness.writeAround(table, PublicationHarness.ROGUE_WRITER);
       }
@@ -316,10 +318,10 @@ class ReconcilerTest {
       PublicationConfig config = harness.config().build();
       TableRef source = sourceWithThreeVersions();
       TableRef clone = harness.declareTable("dst", "quiet");
-      LaneCommitService quiet = harness.commitService(new DisabledEventPublisher());
+      LaneCommitService quiet = harness.commitService(CommitEventSink.discard());
       Transaction cloneTxn = clone(source, 2);
       assertThat(commit(quiet, clone, cloneTxn).version()).isEqualTo(2);
-      assertThat(harness.storage(clone).listVersions().versions()).containsExactly(2L);
+      assertThat(harness.storage(clone).versions().versions()).containsExactly(2L);
 
       Publication publication = harness.startPublication(config);
       harness.awaitEvents(clone, 1);
@@ -335,13 +337,13 @@ class ReconcilerTest {
       assertThat(recovered.rowsAdded()).isEqualTo(20);
       assertThat(recovered.rowsRemoved()).isZero();
       // the source keeps its own history
-      assertThat(harness.storage(source).listVersions().versions()).containsExactly(1L, 2L, 3L);
+      assertThat(harness.storage(source).versions().versions()).containsExactly(1L, 2L, 3L);
       assertThat(harness.progressOnKafka(config)).containsEntry(clone.tableUuid(), 2L);
     }
 
     private TableRef sourceWithThreeVersions() {
       TableRef source = harness.declareTable("src", "t" + UUID.randomUUID().toString().substring(0, 8));
-      LaneCommitService quiet = harness.commitService(new DisabledEventPublisher());
+      LaneCommitService quiet = harness.commitService(CommitEventSink.discard());
       commit(quiet, source, harness.create());
       commit(quiet, source, harness.append(1));
       commit(quiet, source, harness.append(2));

@@ -1,4 +1,4 @@
-package dev.lancecommit.coordinator.commit;
+package dev.lancecommit.coordinator.table;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.lancecommit.coordinator.commit;
+package dev.lancecommit.coordinator.table;
 
 /**
  * The manifest write may have landed and reading it back did not settle whether it did (HTTP 503, code 17).

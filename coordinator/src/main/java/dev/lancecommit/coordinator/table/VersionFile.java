@@ -1,4 +1,4 @@
-package dev.lancecommit.coordinator.namespace;
+package dev.lancecommit.coordinator.table;
 
 import java.time.Instant;
 
@@ -7,8 +7,7 @@ import java.time.Instant;
  *
  * @param version the version number
  * @param manifestUri full URI of the manifest file
- * @param manifestKey store key of the manifest file
  * @param size manifest size in bytes
  * @param lastModified when the store says the manifest was written (the commit time)
  */
-public record VersionFile(long version, String manifestUri, String manifestKey, long size, Instant lastModified) {}
+public record VersionFile(long version, String manifestUri, long size, Instant lastModified) {}

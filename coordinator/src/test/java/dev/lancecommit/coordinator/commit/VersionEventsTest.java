@@ -1,9 +1,9 @@
-package dev.lancecommit.coordinator.publication;
+package dev.lancecommit.coordinator.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Timestamp;
-import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.DataFragment;

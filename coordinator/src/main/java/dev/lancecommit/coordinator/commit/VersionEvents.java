@@ -1,6 +1,6 @@
-package dev.lancecommit.coordinator.publication;
+package dev.lancecommit.coordinator.commit;
 
-import dev.lancecommit.coordinator.commit.TableRef;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.DataFragment;
@@ -63,7 +63,7 @@ public final class VersionEvents {
         .governed(true);
   }
 
-  static Instant committedAt(Manifest manifest, Instant fallbackTime) {
+  public static Instant committedAt(Manifest manifest, Instant fallbackTime) {
     return manifest.hasTimestamp()
         ? Instant.ofEpochSecond(manifest.getTimestamp().getSeconds(), manifest.getTimestamp().getNanos())
         : fallbackTime;

@@ -1,0 +1,365 @@
+package dev.lancecommit.coordinator.table;
+
+import dev.lancecommit.coordinator.storage.ObjectAlreadyExistsException;
+import dev.lancecommit.coordinator.storage.ObjectInfo;
+import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.storage.StoreException;
+import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
+import dev.lancecommit.coordinator.storage.StoreUnavailableException;
+import dev.lancecommit.format.CorruptManifestException;
+import dev.lancecommit.format.ManifestFile;
+import dev.lancecommit.format.ManifestNaming;
+import dev.lancecommit.format.TransactionFiles;
+import dev.lancecommit.format.deletion.DeletionVectors;
+import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.rules.conflict.CommittedTransaction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One table's versions on its store: the seam every reader and writer of them goes through, in the role Iceberg's
+ * {@code TableOperations} plays for a table's metadata.
+ *
+ * <ul>
+ *   <li>State: {@link #current()} is the table as last seen (an immutable {@link TableSnapshot}), {@link #refresh()}
+ *       lists {@code _versions/} again.
+ *   <li>Commit: {@link #commit(TableSnapshot, NextVersion)} writes a version built on {@code base} with the one
+ *       conditional write a Lance commit has, the manifest's put-if-absent, after its {@code .txn} file. It settles a
+ *       write whose outcome is unknown by reading it back, and says when another writer holds the version.
+ *   <li>Reading: {@link #versions()}, {@link #versionFiles()}, manifests by version, and the transaction of a version
+ *       ({@link #lookupTransaction}: inline, else its {@code .txn} file).
+ *   <li>Auxiliary files: the deletion files the server-side rebase reads and writes, Lance's
+ *       {@code latest_version_hint.json} (moved on with every commit) and the staged manifests of namespace-managed
+ *       versioning.
+ * </ul>
+ *
+ * Data files are not versions and stay outside: checks of them go through {@link #location()}.
+ *
+ * <p>Blocking: call it from worker threads. Reading is safe from any thread; {@link #current()}, {@link #refresh()}
+ * and {@link #commit} are meant for the table's one lane, which calls them one at a time.
+ */
+public final class TableOperations {
+  /** Lance's best-effort pointer to the latest version, {@code {"version":N}}, kept on unordered stores. */
+  static final String VERSION_HINT = "latest_version_hint.json";
+  private static final Logger LOG = LoggerFactory.getLogger(TableOperations.class);
+
+  private final StorageLocation location;
+  private final Options options;
+  /** Null until loaded, and again once a commit found the table moved on: the next {@link #current()} lists. */
+  private volatile TableSnapshot state;
+
+  /**
+   * @param name the table as log lines and errors name it
+   * @param recentTransactions transactions of recent versions kept in memory for conflict checks
+   * @param ambiguousWriteAttempts create attempts (and read-backs) for a manifest write whose outcome is unknown
+   * @param newTableScheme manifest naming scheme of the first version of a table that has none
+   */
+  public record Options(String name, int recentTransactions, int ambiguousWriteAttempts,
+      ManifestNaming.Scheme newTableScheme) {
+    public Options {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(newTableScheme, "newTableScheme");
+    }
+  }
+
+  private TableOperations(StorageLocation location, Options options) {
+    this.location = Objects.requireNonNull(location, "location");
+    this.options = options;
+  }
+
+  /** The operations of the table rooted at {@code location}, for reading (and commits with default options). */
+  public static TableOperations of(StorageLocation location) {
+    return new TableOperations(location,
+        new Options(location.uri(), 1, 1, ManifestNaming.DEFAULT_FOR_NEW_TABLES));
+  }
+
+  public static TableOperations of(StorageLocation location, Options options) {
+    return new TableOperations(location, options);
+  }
+
+  /** The table root. Versions are read and written through this class; data files through the location. */
+  public StorageLocation location() {
+    return location;
+  }
+
+  // ------------------------------------------------------------------------------------------------ state
+
+  /** The table as last seen; listed on first use and after a commit found the table moved on. */
+  public TableSnapshot current() {
+    TableSnapshot known = state;
+    return known != null ? known : refresh();
+  }
+
+  /** Lists {@code _versions/} and reads the latest manifest and its transaction. */
+  public TableSnapshot refresh() {
+    TableVersions listing = versions();
+    TableSnapshot.RecentTransactions recent = new TableSnapshot.RecentTransactions(options.recentTransactions());
+    TableSnapshot loaded;
+    if (listing.isEmpty()) {
+      loaded = new TableSnapshot(null, 0, options.newTableScheme(), recent);
+    } else {
+      ManifestNaming.Scheme scheme = listing.scheme().orElseThrow();
+      long latestVersion = listing.latest().getAsLong();
+      ManifestFile file = readManifest(latestVersion, scheme)
+          .orElseThrow(() -> new StoreException("Version " + latestVersion + " vanished while loading"));
+      recent.remember(latestVersion, transactionOf(file));
+      loaded = new TableSnapshot(file.tableState(), listing.first().getAsLong(), scheme, recent);
+    }
+    state = loaded;
+    return loaded;
+  }
+
+  // ------------------------------------------------------------------------------------------------ commit
+
+  /**
+   * Writes {@code next}, built on {@code base}: its transaction to {@code _transactions/{read_version}-{uuid}.txn}
+   * (a plain put, before the manifest like Lance, so a version never lacks its {@code .txn}), then the manifest with
+   * put-if-absent. A write whose outcome is unknown is settled by reading the version back: ours means landed,
+   * someone else's means taken, absent means the create is retried (safe: it cannot overwrite). Once landed, Lance's
+   * version hint is moved on (best effort).
+   *
+   * @throws IllegalStateException when {@code base} is not {@link #current()}
+   * @throws CommitStateUnknownException when reading back kept failing; the next {@link #current()} lists again
+   * @throws StoreUnavailableException when the store certainly did not take the manifest
+   */
+  public CommitOutcome commit(TableSnapshot base, NextVersion next) {
+    if (base != state) {
+      throw new IllegalStateException("Version " + next.version() + " of " + options.name()
+          + " was built on a state of the table that is not the current one");
+    }
+    Transaction txn = next.transaction();
+    location.store().put(location.key(TransactionFiles.path(txn)), TransactionFiles.encode(txn));
+    if (!createManifest(next)) {
+      state = null; // someone else committed: list again and check against what landed
+      return new CommitOutcome.Taken(next.version());
+    }
+    TableSnapshot landed = base.advance(next.state(), txn);
+    state = landed;
+    writeVersionHint(next.version());
+    return new CommitOutcome.Landed(landed);
+  }
+
+  /** True when the manifest landed (now or by an earlier attempt of ours), false when another writer's is there. */
+  private boolean createManifest(NextVersion next) {
+    long version = next.version();
+    ManifestNaming.Scheme scheme = next.scheme();
+    String uuid = next.transaction().getUuid();
+    StoreException lastFailure = null;
+    for (int attempt = 1; attempt <= options.ambiguousWriteAttempts(); attempt++) {
+      try {
+        location.store().putIfAbsent(manifestKey(version, scheme), next.manifestFile());
+        return true;
+      } catch (ObjectAlreadyExistsException e) {
+        // A retried create can find the version taken by its own earlier attempt that did land.
+        return madeBy(version, scheme, uuid);
+      } catch (StoreUnavailableException e) {
+        if (lastFailure == null) {
+          throw e; // certainly not applied, and nothing of ours may be in flight
+        }
+        lastFailure = e;
+      } catch (StoreOutcomeUnknownException e) {
+        lastFailure = e;
+        LOG.warn("Outcome of writing version {} of {} is unknown; reading it back", version, options.name(), e);
+        try {
+          Optional<ManifestFile> landed = readManifest(version, scheme);
+          if (landed.isPresent()) {
+            return transactionOf(landed.get()).getUuid().equals(uuid);
+          }
+        } catch (StoreException readBack) {
+          lastFailure = readBack;
+        }
+      }
+      sleepBackoff(attempt);
+    }
+    state = null; // whatever happened, do not trust the cached state
+    throw new CommitStateUnknownException(version,
+        "Could not tell whether version " + version + " of table " + options.name() + " was written: "
+            + lastFailure.getMessage() + ". Resubmit the same transaction to find out or finish the commit.",
+        lastFailure);
+  }
+
+  private void sleepBackoff(int attempt) {
+    try {
+      Thread.sleep(Math.min(2000L, 50L << Math.min(attempt, 6)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreUnavailableException("Interrupted while settling a manifest write", e);
+    }
+  }
+
+  /**
+   * Where the store's listing is unordered (local file systems), rewrites {@code _versions/latest_version_hint.json}
+   * as Lance does after each commit, so that Lance readers probe upward from the new version instead of from the
+   * last one a Lance writer recorded. Best effort: the hint is never authoritative, so a failed write is only logged.
+   */
+  private void writeVersionHint(long version) {
+    if (!location.store().listsUnordered()) {
+      return;
+    }
+    try {
+      location.store().put(location.key(ManifestNaming.VERSIONS_DIR + "/" + VERSION_HINT),
+          ("{\"version\":" + version + "}").getBytes(StandardCharsets.UTF_8));
+    } catch (RuntimeException e) {
+      LOG.debug("Could not update the version hint of {} to {}: {}", location.uri(""), version, e.toString());
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------ versions
+
+  /** Every main-line version present under {@code _versions/} now, ascending. */
+  public TableVersions versions() {
+    return TableVersions.of(location.store().listDirectory(location.key(ManifestNaming.VERSIONS_DIR)));
+  }
+
+  /** Every version in {@code _versions/} with its manifest's URI, size and write time, ascending. */
+  public List<VersionFile> versionFiles() {
+    String dir = location.key(ManifestNaming.VERSIONS_DIR);
+    TreeMap<Long, VersionFile> byVersion = new TreeMap<>();
+    for (ObjectInfo info : location.store().list(dir)) {
+      String name = info.key().substring(dir.length() + 1);
+      if (name.indexOf('/') >= 0) {
+        continue;
+      }
+      ManifestNaming.parse(name).ifPresent(parsed -> byVersion.putIfAbsent(parsed.version(), new VersionFile(
+          parsed.version(), location.store().uriOf(info.key()), info.size(), info.lastModified())));
+    }
+    return List.copyOf(byVersion.values());
+  }
+
+  /** The manifest file of {@code version}, if present. */
+  public Optional<ManifestFile> readManifest(long version, ManifestNaming.Scheme scheme) {
+    return location.store().get(manifestKey(version, scheme)).map(ManifestFile::decode);
+  }
+
+  /**
+   * The manifest file of {@code version} whichever naming scheme the table uses, looked up the way Lance resolves a
+   * version it is asked for (the V2 name first, then the V1 name), without listing {@code _versions/}.
+   */
+  public Optional<ManifestFile> readVersion(long version) {
+    Optional<ManifestFile> v2 = readManifest(version, ManifestNaming.Scheme.V2);
+    return v2.isPresent() ? v2 : readManifest(version, ManifestNaming.Scheme.V1);
+  }
+
+  /** Size and write time of the manifest of {@code version}, if present. */
+  public Optional<ObjectInfo> manifestInfo(long version, ManifestNaming.Scheme scheme) {
+    return location.store().head(manifestKey(version, scheme));
+  }
+
+  public String manifestUri(long version, ManifestNaming.Scheme scheme) {
+    return location.uri(ManifestNaming.path(scheme, version));
+  }
+
+  private String manifestKey(long version, ManifestNaming.Scheme scheme) {
+    return location.key(ManifestNaming.path(scheme, version));
+  }
+
+  // ------------------------------------------------------------------------------------------------ transactions
+
+  /** The transaction that made the version of {@code file}: its inline copy, else the {@code .txn} file it names. */
+  public VersionTransaction lookupTransaction(ManifestFile file) {
+    if (file.transaction().isPresent()) {
+      return new VersionTransaction(VersionTransaction.Source.INLINE, file.transaction().get(), "", null);
+    }
+    String name = file.manifest().getTransactionFile();
+    if (name.isEmpty()) {
+      return new VersionTransaction(VersionTransaction.Source.NO_TRANSACTION, null, name, null);
+    }
+    if (TransactionFiles.parse(name).isEmpty() || name.indexOf('/') >= 0) {
+      return new VersionTransaction(VersionTransaction.Source.INVALID_FILE_NAME, null, name, null);
+    }
+    Optional<byte[]> bytes = location.store().get(location.key(TransactionFiles.TRANSACTIONS_DIR + "/" + name));
+    if (bytes.isEmpty()) {
+      return new VersionTransaction(VersionTransaction.Source.MISSING_FILE, null, name, null);
+    }
+    try {
+      return new VersionTransaction(VersionTransaction.Source.FILE, TransactionFiles.decode(bytes.get()), name, null);
+    } catch (CorruptManifestException e) {
+      return new VersionTransaction(VersionTransaction.Source.UNREADABLE_FILE, null, name, e);
+    }
+  }
+
+  /**
+   * The transaction that made the version of {@code file}. Lance writers fail on a version that has none, so this
+   * does too.
+   *
+   * @throws StoreException when it has none, or its file is missing
+   * @throws CorruptManifestException when its file is unreadable
+   */
+  public Transaction transactionOf(ManifestFile file) {
+    return lookupTransaction(file).require(file.manifest().getVersion(), location.uri(""));
+  }
+
+  /** True when {@code version} exists and was made by the transaction {@code uuid}. */
+  public boolean madeBy(TableSnapshot base, long version, String uuid) {
+    Transaction cached = base.recent.get(version);
+    if (cached != null) {
+      return cached.getUuid().equals(uuid);
+    }
+    return madeBy(version, base.scheme(), uuid);
+  }
+
+  private boolean madeBy(long version, ManifestNaming.Scheme scheme, String uuid) {
+    return readManifest(version, scheme).map(f -> transactionOf(f).getUuid().equals(uuid)).orElse(false);
+  }
+
+  /** The transactions of every version of {@code base} after {@code readVersion}, ascending. */
+  public List<CommittedTransaction> committedSince(TableSnapshot base, long readVersion) {
+    List<CommittedTransaction> since = new ArrayList<>();
+    // Versions before the first never existed in this table (a clone starts at its source's version number).
+    for (long v = Math.max(readVersion + 1, base.firstVersion()); v <= base.latestVersion(); v++) {
+      Transaction txn = base.recent.get(v);
+      if (txn == null) {
+        long version = v;
+        ManifestFile file = readManifest(v, base.scheme()).orElseThrow(() ->
+            new StoreException("Version " + version + " is missing; the table history has a gap"));
+        txn = transactionOf(file);
+        base.recent.remember(v, txn);
+      }
+      since.add(new CommittedTransaction(v, txn));
+    }
+    return since;
+  }
+
+  // ------------------------------------------------------------------------------------------------ auxiliary files
+
+  /** The bytes of a deletion file ({@code _deletions/...}, relative to the table root), if present. */
+  public Optional<byte[]> readDeletionFile(String path) {
+    return location.store().get(location.key(requireDeletionPath(path)));
+  }
+
+  /** Writes deletion files (paths relative to the table root, all under {@code _deletions/}); plain puts. */
+  public void writeDeletionFiles(Map<String, byte[]> files) {
+    files.forEach((path, bytes) -> location.store().put(location.key(requireDeletionPath(path)), bytes));
+  }
+
+  private static String requireDeletionPath(String path) {
+    if (!path.startsWith(DeletionVectors.DELETIONS_DIR + "/")) {
+      throw new IllegalArgumentException("'" + path + "' is not a deletion file path");
+    }
+    return path;
+  }
+
+  /** A manifest staged under {@code _versions/{name}} by a client using namespace-managed versioning, if present. */
+  public Optional<byte[]> readStagedManifest(String name) {
+    return location.store().get(stagedKey(name));
+  }
+
+  /** Removes a staged manifest (never a version's own manifest). */
+  public void deleteStagedManifest(String name) {
+    location.store().delete(stagedKey(name));
+  }
+
+  private String stagedKey(String name) {
+    if (name.indexOf('/') >= 0 || ManifestNaming.parse(name).isPresent() || name.equals(VERSION_HINT)) {
+      throw new IllegalArgumentException("'" + name + "' is not the name of a staged manifest");
+    }
+    return location.key(ManifestNaming.VERSIONS_DIR + "/" + name);
+  }
+}
