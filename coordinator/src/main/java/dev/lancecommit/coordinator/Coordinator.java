@@ -5,7 +5,6 @@ import dev.lancecommit.coordinator.commit.CommitEventSink;
 import dev.lancecommit.coordinator.commit.CommitSettings;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
 import dev.lancecommit.coordinator.credentials.CredentialVendor;
-import dev.lancecommit.coordinator.credentials.CredentialsConfig;
 import dev.lancecommit.coordinator.http.RestServer;
 import dev.lancecommit.coordinator.http.RestServerOptions;
 import dev.lancecommit.coordinator.namespace.Catalog;
@@ -67,7 +66,7 @@ public final class Coordinator implements AutoCloseable {
     Deque<AutoCloseable> resources = new ArrayDeque<>();
     try {
       AuthConfig auth = config.authConfig(); // a bad auth configuration fails before anything starts
-      CredentialVendor vendor = CredentialsConfig.from(config).createVendor().orElse(null); // so does credentials.*
+      CredentialVendor vendor = config.credentialsConfig().createVendor().orElse(null); // so does credentials.*
       if (vendor != null) {
         resources.push(vendor);
       }
@@ -96,7 +95,7 @@ public final class Coordinator implements AutoCloseable {
         // Commits are answered once their manifest lands; the outbox publishes in version order per table and the
         // reconciler republishes whatever storage holds that Kafka does not (crashes, writers bypassing us). Start
         // does not wait for Kafka: the topics are ensured and the progress loaded in the background.
-        Publication started = Publication.start(PublicationConfig.from(config), bootstrap, kafka,
+        Publication started = Publication.start(config.publicationConfig(), bootstrap, kafka,
             stores::resolve, new CatalogTableSource(catalog));
         resources.push(started);
         events = started.outbox();

@@ -1,6 +1,11 @@
 package dev.lancecommit.coordinator;
 
 import dev.lancecommit.coordinator.auth.AuthConfig;
+import dev.lancecommit.coordinator.config.ConfigKeys;
+import dev.lancecommit.coordinator.config.ConfigKeys.Key;
+import dev.lancecommit.coordinator.config.ConfigValues;
+import dev.lancecommit.coordinator.credentials.CredentialsConfig;
+import dev.lancecommit.coordinator.publication.PublicationConfig;
 import dev.lancecommit.coordinator.storage.S3Config;
 import java.io.IOException;
 import java.io.Reader;
@@ -18,9 +23,6 @@ import java.util.Properties;
  * builder. Unknown keys are refused rather than ignored, so a typo cannot silently change behaviour.
  */
 public final class CoordinatorConfig {
-
-  /** A documented configuration key. */
-  public record Key(String name, String defaultValue, String doc) {}
 
   private static final ConfigKeys KEYS = new ConfigKeys();
 
@@ -87,8 +89,8 @@ public final class CoordinatorConfig {
       "Largest request body accepted (a transaction with many fragments can be large).");
 
   static {
-    KEYS.addAll(dev.lancecommit.coordinator.publication.PublicationConfig.keys());
-    KEYS.addAll(dev.lancecommit.coordinator.credentials.CredentialsConfig.keys());
+    KEYS.addAll(PublicationConfig.keys());
+    KEYS.addAll(CredentialsConfig.keys());
   }
 
   private final Map<String, String> values;
@@ -134,6 +136,17 @@ public final class CoordinatorConfig {
   /** The auth.* settings; refuses unknown auth keys, grants to undefined principals, shared secrets. */
   public AuthConfig authConfig() {
     return AuthConfig.parse(values);
+  }
+
+  /** The publication settings: the publication keys plus {@code kafka.topic}, its partitions and replication. */
+  public PublicationConfig publicationConfig() {
+    return PublicationConfig.from(typed, get(KAFKA_TOPIC), getInt(KAFKA_TOPIC_PARTITIONS),
+        (short) getInt(KAFKA_TOPIC_REPLICATION));
+  }
+
+  /** The {@code credentials.*} settings (credential vending), with the S3 settings vended credentials are for. */
+  public CredentialsConfig credentialsConfig() {
+    return CredentialsConfig.from(typed, s3Config());
   }
 
   /** The S3 settings used for every {@code s3://} location (warehouse and registered tables). */

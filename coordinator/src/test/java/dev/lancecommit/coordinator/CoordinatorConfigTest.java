@@ -3,6 +3,7 @@ package dev.lancecommit.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancecommit.coordinator.config.ConfigKeys;
 import dev.lancecommit.coordinator.credentials.CredentialsConfig;
 import dev.lancecommit.coordinator.publication.PublicationConfig;
 import org.junit.jupiter.api.Test;
@@ -13,9 +14,9 @@ class CoordinatorConfigTest {
   void everyFeaturesKeysAreKeysOfTheCoordinatorAndDocumentedOnce() {
     assertThat(CoordinatorConfig.keys()).containsAll(PublicationConfig.keys()).containsAll(CredentialsConfig.keys())
         .contains(CoordinatorConfig.FORMAT_SEMANTIC_TYPES_FLAG);
-    assertThat(CoordinatorConfig.keys()).extracting(CoordinatorConfig.Key::name).doesNotHaveDuplicates();
+    assertThat(CoordinatorConfig.keys()).extracting(ConfigKeys.Key::name).doesNotHaveDuplicates();
     String documentation = CoordinatorConfig.documentation();
-    for (CoordinatorConfig.Key key : CoordinatorConfig.keys()) {
+    for (ConfigKeys.Key key : CoordinatorConfig.keys()) {
       assertThat(documentation).contains("| `" + key.name() + "` | `" + key.defaultValue() + "` |");
     }
     assertThat(documentation).contains("auth.principals");

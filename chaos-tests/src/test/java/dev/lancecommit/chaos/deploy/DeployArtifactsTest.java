@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.lancecommit.coordinator.CoordinatorConfig;
-import dev.lancecommit.coordinator.credentials.CredentialsConfig;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -53,7 +52,7 @@ class DeployArtifactsTest {
     // AuthConfig refuses grants to principals without a credential: the secret must cover every grant
     assertThat(config.authConfig().principals()).containsExactlyInAnyOrder("platform", "ingest", "analyst");
     assertThat(config.authConfig().grants().keySet()).containsExactlyInAnyOrder("platform", "ingest", "analyst");
-    assertThat(CredentialsConfig.from(config).stsSettings().roleArn()).startsWith("arn:aws:iam::");
+    assertThat(config.credentialsConfig().stsSettings().roleArn()).startsWith("arn:aws:iam::");
   }
 
   @Test

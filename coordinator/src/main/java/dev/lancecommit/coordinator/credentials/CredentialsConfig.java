@@ -1,9 +1,8 @@
 package dev.lancecommit.coordinator.credentials;
 
-import dev.lancecommit.coordinator.ConfigKeys;
-import dev.lancecommit.coordinator.ConfigValues;
-import dev.lancecommit.coordinator.CoordinatorConfig;
-import dev.lancecommit.coordinator.CoordinatorConfig.Key;
+import dev.lancecommit.coordinator.config.ConfigKeys;
+import dev.lancecommit.coordinator.config.ConfigKeys.Key;
+import dev.lancecommit.coordinator.config.ConfigValues;
 import dev.lancecommit.coordinator.storage.S3Config;
 import java.time.Duration;
 import java.util.List;
@@ -17,8 +16,8 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /**
  * The {@code credentials.*} configuration keys (credential vending for DescribeTable/DeclareTable) and the vendor
- * they select. The keys use {@link CoordinatorConfig.Key} so they can be registered with the coordinator's
- * configuration and read with {@link CoordinatorConfig#get}.
+ * they select. The keys are {@link ConfigKeys.Key}s so they can be registered with the coordinator's
+ * configuration, which reads them ({@code CoordinatorConfig.credentialsConfig()}).
  */
 public final class CredentialsConfig {
 
@@ -80,9 +79,9 @@ public final class CredentialsConfig {
     return KEYS.all();
   }
 
-  /** Reads the keys from the coordinator's configuration. */
-  public static CredentialsConfig from(CoordinatorConfig config) {
-    return new CredentialsConfig(ConfigValues.of(config::get), config.s3Config());
+  /** Reads the keys from the coordinator's configuration values (already checked for unknown keys). */
+  public static CredentialsConfig from(ConfigValues values, S3Config s3) {
+    return new CredentialsConfig(values, s3);
   }
 
   /** Reads the keys from a map (missing keys take their defaults); unknown {@code credentials.*} keys fail. */
@@ -143,7 +142,7 @@ public final class CredentialsConfig {
     };
   }
 
-  /** The keys as a markdown table, like {@link CoordinatorConfig#documentation()}. */
+  /** The keys as a markdown table, like {@code CoordinatorConfig.documentation()}. */
   public static String documentation() {
     return KEYS.documentation();
   }

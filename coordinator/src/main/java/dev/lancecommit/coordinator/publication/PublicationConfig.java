@@ -1,7 +1,8 @@
 package dev.lancecommit.coordinator.publication;
 
-import dev.lancecommit.coordinator.ConfigKeys;
-import dev.lancecommit.coordinator.CoordinatorConfig;
+import dev.lancecommit.coordinator.config.ConfigKeys;
+import dev.lancecommit.coordinator.config.ConfigKeys.Key;
+import dev.lancecommit.coordinator.config.ConfigValues;
 import dev.lancecommit.events.KafkaTopics;
 import java.time.Duration;
 import java.util.List;
@@ -9,42 +10,42 @@ import java.util.Objects;
 
 /**
  * Settings of event publication (outbox, progress topic, reconciler), with the configuration keys that set them.
- * The keys are {@link CoordinatorConfig.Key}s so they are documented and parsed like every other key; the
+ * The keys are {@link ConfigKeys.Key}s so they are documented and parsed like every other key; the
  * coordinator registers them ({@link #keys()}).
  */
 public final class PublicationConfig {
   private static final ConfigKeys KEYS = new ConfigKeys();
 
-  public static final CoordinatorConfig.Key RECONCILE_INTERVAL_MS = KEYS.key(
+  public static final Key RECONCILE_INTERVAL_MS = KEYS.key(
       "publication.reconcile-interval.ms", "60000",
       "How often every catalogued table's _versions/ is compared with what was published, and versions without "
           + "an event (coordinator died before publishing, or written bypassing the coordinator) are published. "
           + "A pass also runs at start and, for one table, whenever its event stream has a gap.");
-  public static final CoordinatorConfig.Key MAX_QUEUED_PER_TABLE = KEYS.key(
+  public static final Key MAX_QUEUED_PER_TABLE = KEYS.key(
       "publication.max-queued-per-table", "10000",
       "Events of one table held in memory while Kafka is slow or down. Commits never wait for Kafka; beyond this "
           + "bound the newest events are dropped from memory and re-read from storage by the reconciler later.");
-  public static final CoordinatorConfig.Key PROGRESS_TOPIC = KEYS.key(
+  public static final Key PROGRESS_TOPIC = KEYS.key(
       "publication.progress-topic", "",
       "Compacted topic recording, per table uuid, the highest version published without gaps. Empty means "
           + "'<kafka.topic>.progress' (lance.commits.progress by default).");
-  public static final CoordinatorConfig.Key PROGRESS_INTERVAL_MS = KEYS.key(
+  public static final Key PROGRESS_INTERVAL_MS = KEYS.key(
       "publication.progress-interval.ms", "200",
       "At most one progress record per table is written per interval (and a last one at shutdown). A longer "
           + "interval writes less but republishes more events (duplicates, dropped by id) after a crash.");
-  public static final CoordinatorConfig.Key RETRY_BACKOFF_MAX_MS = KEYS.key(
+  public static final Key RETRY_BACKOFF_MAX_MS = KEYS.key(
       "publication.retry-backoff-max.ms", "5000",
       "Longest pause between attempts to publish an event Kafka did not acknowledge; attempts never stop.");
-  public static final CoordinatorConfig.Key GAP_RECONCILE_DELAY_MS = KEYS.key(
+  public static final Key GAP_RECONCILE_DELAY_MS = KEYS.key(
       "publication.gap-reconcile-delay.ms", "500",
       "When a table's next event is missing (a version written around the coordinator), wait this long before "
           + "reading the missing versions from storage, so bursts are handled in one pass.");
-  public static final CoordinatorConfig.Key LIVE_GRACE_MS = KEYS.key(
+  public static final Key LIVE_GRACE_MS = KEYS.key(
       "publication.live-grace.ms", "5000",
       "A version this coordinator wrote less than this long ago, and newer than every queued event, is left to "
           + "the commit that wrote it (its event names the actor and trace id); the reconciler rebuilds it from "
           + "storage only once it is older and still unpublished. 0 rebuilds at once.");
-  public static final CoordinatorConfig.Key SHUTDOWN_DRAIN_MS = KEYS.key(
+  public static final Key SHUTDOWN_DRAIN_MS = KEYS.key(
       "publication.shutdown-drain.ms", "5000",
       "At shutdown, how long queued events may still be published; the rest are published by the reconciler "
           + "after the next start.");
@@ -85,15 +86,19 @@ public final class PublicationConfig {
   }
 
   /** The publication keys, for {@code CoordinatorConfig} to register and document. */
-  public static List<CoordinatorConfig.Key> keys() {
+  public static List<Key> keys() {
     return KEYS.all();
   }
 
-  /** Reads the publication keys plus {@code kafka.topic}, its partitions and its replication. */
-  public static PublicationConfig from(CoordinatorConfig config) {
-    return builder(config.get(CoordinatorConfig.KAFKA_TOPIC))
-        .eventsTopicPartitions(config.getInt(CoordinatorConfig.KAFKA_TOPIC_PARTITIONS))
-        .replicationFactor((short) config.getInt(CoordinatorConfig.KAFKA_TOPIC_REPLICATION))
+  /**
+   * Reads the publication keys; the events topic, its partitions and its replication are the coordinator's
+   * {@code kafka.topic*} keys.
+   */
+  public static PublicationConfig from(ConfigValues config, String eventsTopic, int eventsTopicPartitions,
+      short replicationFactor) {
+    return builder(eventsTopic)
+        .eventsTopicPartitions(eventsTopicPartitions)
+        .replicationFactor(replicationFactor)
         .progressTopic(config.get(PROGRESS_TOPIC))
         .reconcileInterval(Duration.ofMillis(config.getLong(RECONCILE_INTERVAL_MS)))
         .maxQueuedPerTable(config.getInt(MAX_QUEUED_PER_TABLE))
@@ -283,7 +288,7 @@ public final class PublicationConfig {
       return new PublicationConfig(this);
     }
 
-    private static Duration positive(Duration value, CoordinatorConfig.Key key) {
+    private static Duration positive(Duration value, Key key) {
       Objects.requireNonNull(value, key == null ? "duration" : key.name());
       if (value.isZero() || value.isNegative()) {
         throw new IllegalArgumentException((key == null ? "Duration" : "Configuration key " + key.name())

@@ -25,7 +25,7 @@ class CredentialsConfigTest {
 
   @Test
   void readsTheCoordinatorConfigurationWithDefaults() {
-    assertThat(CredentialsConfig.from(CoordinatorConfig.defaults()).mode()).isEqualTo(CredentialsConfig.Mode.NONE);
+    assertThat(CoordinatorConfig.defaults().credentialsConfig().mode()).isEqualTo(CredentialsConfig.Mode.NONE);
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancecommit.coordinator.CoordinatorConfig;
+import dev.lancecommit.coordinator.config.ConfigKeys;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +12,7 @@ class PublicationConfigTest {
 
   @Test
   void defaultsFollowTheDocumentedKeysAndTheEventsTopic() {
-    PublicationConfig config = PublicationConfig.from(CoordinatorConfig.defaults());
+    PublicationConfig config = CoordinatorConfig.defaults().publicationConfig();
 
     assertThat(config.eventsTopic()).isEqualTo("lance.commits");
     assertThat(config.progressTopic()).isEqualTo("lance.commits.progress");
@@ -21,7 +22,7 @@ class PublicationConfigTest {
         .isEqualTo(Integer.parseInt(PublicationConfig.MAX_QUEUED_PER_TABLE.defaultValue()));
     assertThat(config.progressInterval())
         .isEqualTo(Duration.ofMillis(Long.parseLong(PublicationConfig.PROGRESS_INTERVAL_MS.defaultValue())));
-    assertThat(PublicationConfig.keys()).extracting(CoordinatorConfig.Key::name)
+    assertThat(PublicationConfig.keys()).extracting(ConfigKeys.Key::name)
         .allSatisfy(name -> assertThat(name).startsWith("publication."))
         .doesNotHaveDuplicates();
     assertThat(PublicationConfig.keys()).allSatisfy(key -> assertThat(key.doc()).isNotBlank());

@@ -1,6 +1,6 @@
-package dev.lancecommit.coordinator;
+package dev.lancecommit.coordinator.config;
 
-import dev.lancecommit.coordinator.CoordinatorConfig.Key;
+import dev.lancecommit.coordinator.config.ConfigKeys.Key;
 import java.util.Map;
 import java.util.function.Function;
 

@@ -1,6 +1,5 @@
-package dev.lancecommit.coordinator;
+package dev.lancecommit.coordinator.config;
 
-import dev.lancecommit.coordinator.CoordinatorConfig.Key;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -8,9 +7,12 @@ import java.util.List;
 
 /**
  * An ordered group of documented configuration keys (the coordinator's own, or one feature's such as
- * {@code credentials.*}); every key of the coordinator ends up in {@link CoordinatorConfig#keys()}.
+ * {@code credentials.*}); every key of the coordinator ends up in {@code CoordinatorConfig.keys()}.
  */
 public final class ConfigKeys {
+  /** A documented configuration key. */
+  public record Key(String name, String defaultValue, String doc) {}
+
   private final List<Key> keys = new ArrayList<>();
 
   /** Declares a key of this group. */
@@ -20,7 +22,8 @@ public final class ConfigKeys {
     return key;
   }
 
-  void addAll(Collection<Key> more) {
+  /** Adds another group's keys (the coordinator collects every feature's). */
+  public void addAll(Collection<Key> more) {
     keys.addAll(more);
   }
 
