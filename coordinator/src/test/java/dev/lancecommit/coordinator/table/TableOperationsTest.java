@@ -1,0 +1,214 @@
+package dev.lancecommit.coordinator.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancecommit.coordinator.storage.LocalObjectStore;
+import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.storage.StoreException;
+import dev.lancecommit.format.CorruptManifestException;
+import dev.lancecommit.format.ManifestFile;
+import dev.lancecommit.format.ManifestNaming;
+import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.TransactionFiles;
+import dev.lancecommit.format.WriterVersions;
+import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.rules.CommitContext;
+import dev.lancecommit.rules.ManifestBuilder;
+import dev.lancecommit.rules.conflict.CommittedTransaction;
+import dev.lancecommit.testing.FaultInjectingObjectStore;
+import dev.lancecommit.testing.FaultInjectingObjectStore.Call;
+import dev.lancecommit.testing.FaultInjectingObjectStore.When;
+import dev.lancecommit.testing.HandMadeTransactions;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The table seam on a local store: state, commit(base, next), versions, transactions and auxiliary files. */
+class TableOperationsTest {
+  private static final String TABLE_KEY = "ns/t.lance";
+
+  @TempDir Path root;
+  private FaultInjectingObjectStore store;
+  private StorageLocation table;
+  private TableOperations ops;
+  private final HandMadeTransactions transactions = new HandMadeTransactions();
+
+  @BeforeEach
+  void setUp() {
+    store = new FaultInjectingObjectStore(new LocalObjectStore(root));
+    table = new StorageLocation(store, TABLE_KEY);
+    ops = TableOperations.of(table, new TableOperations.Options("ns$t", 4, 3, ManifestNaming.Scheme.V2));
+  }
+
+  @Test
+  void aTableWithoutVersionsIsAnEmptySnapshotInTheNewTableScheme() {
+    TableSnapshot empty = ops.current();
+    assertThat(empty.latest()).isNull();
+    assertThat(empty.latestVersion()).isZero();
+    assertThat(empty.firstVersion()).isZero();
+    assertThat(empty.scheme()).isEqualTo(ManifestNaming.Scheme.V2);
+    assertThat(ops.versions().isEmpty()).isTrue();
+  }
+
+  @Test
+  void aLandedCommitIsTheNewCurrentStateWithItsTxnAndVersionHint() throws Exception {
+    Transaction create = transactions.create();
+    TableSnapshot base = ops.current();
+    CommitOutcome outcome = ops.commit(base, next(base, create));
+
+    assertThat(outcome).isInstanceOf(CommitOutcome.Landed.class);
+    TableSnapshot landed = ((CommitOutcome.Landed) outcome).snapshot();
+    assertThat(ops.current()).isSameAs(landed);
+    assertThat(landed.latestVersion()).isEqualTo(1);
+    assertThat(landed.firstVersion()).isEqualTo(1);
+    assertThat(ops.versions().versions()).containsExactly(1L);
+    Path tableDir = root.resolve(TABLE_KEY);
+    assertThat(tableDir.resolve(TransactionFiles.path(create))).exists();
+    assertThat(Files.readString(tableDir.resolve("_versions/latest_version_hint.json"), StandardCharsets.UTF_8))
+        .isEqualTo("{\"version\":1}");
+    ManifestFile written = ops.readVersion(1).orElseThrow();
+    assertThat(ops.transactionOf(written)).isEqualTo(create);
+
+    Transaction append = transactions.append(1);
+    TableSnapshot second = ((CommitOutcome.Landed) ops.commit(landed, next(landed, append))).snapshot();
+    assertThat(ops.committedSince(second, 0)).extracting(CommittedTransaction::version).containsExactly(1L, 2L);
+    assertThat(ops.madeBy(second, 2, append.getUuid())).isTrue();
+    assertThat(ops.madeBy(second, 2, create.getUuid())).isFalse();
+    assertThat(landed.latestVersion()).as("a snapshot never changes").isEqualTo(1);
+  }
+
+  @Test
+  void aBaseThatIsNotCurrentIsRefusedBeforeAnythingIsWritten() {
+    TableSnapshot base = ops.current();
+    ops.commit(base, next(base, transactions.create()));
+    assertThatThrownBy(() -> ops.commit(base, next(base, transactions.create())))
+        .isInstanceOf(IllegalStateException.class);
+    assertThat(ops.versions().versions()).containsExactly(1L);
+  }
+
+  @Test
+  void aVersionAnotherWriterHoldsIsTakenAndTheNextCurrentListsAgain() {
+    TableSnapshot base = ops.current();
+    base = ((CommitOutcome.Landed) ops.commit(base, next(base, transactions.create()))).snapshot();
+    // a writer bypassing this seam creates version 2
+    Transaction theirs = transactions.append(1);
+    NextVersion around = next(base, theirs);
+    store.delegate().putIfAbsent(table.key(ManifestNaming.path(ManifestNaming.Scheme.V2, 2)),
+        new ManifestFile(around.state().manifest(), around.state().indices(), Optional.of(theirs)).encode());
+
+    CommitOutcome outcome = ops.commit(base, next(base, transactions.append(1)));
+
+    assertThat(outcome).isEqualTo(new CommitOutcome.Taken(2));
+    TableSnapshot refreshed = ops.current();
+    assertThat(refreshed).isNotSameAs(base);
+    assertThat(refreshed.latestVersion()).isEqualTo(2);
+    assertThat(ops.madeBy(refreshed, 2, theirs.getUuid())).isTrue();
+  }
+
+  @Test
+  void aLostAnswerToTheManifestWriteIsSettledByReadingItBack() {
+    TableSnapshot base = ops.current();
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.AFTER, FaultInjectingObjectStore.outcomeUnknown());
+    CommitOutcome outcome = ops.commit(base, next(base, transactions.create()));
+    assertThat(outcome).isInstanceOf(CommitOutcome.Landed.class);
+    assertThat(ops.versions().versions()).containsExactly(1L);
+  }
+
+  @Test
+  void anOutcomeThatCannotBeSettledIsStateUnknownAndTheStateIsNotTrustedAfterwards() {
+    TableSnapshot base = ops.current();
+    store.failNext(Call.PUT_IF_ABSENT, 3, When.BEFORE, FaultInjectingObjectStore.outcomeUnknown());
+    store.failNext(Call.GET, 3, When.BEFORE, FaultInjectingObjectStore.unavailable());
+    assertThatThrownBy(() -> ops.commit(base, next(base, transactions.create())))
+        .isInstanceOf(CommitStateUnknownException.class)
+        .hasMessageContaining("ns$t");
+    assertThat(ops.current()).isNotSameAs(base);
+  }
+
+  @Test
+  void theTransactionOfAVersionIsInlineElseItsTxnFileAndOtherwiseSaysWhyNot() throws Exception {
+    Transaction txn = transactions.create();
+    TableState state = ManifestBuilder.build(null, txn, CommitContext.of(1, Instant.now(),
+        TransactionFiles.fileName(txn), WriterVersions.coordinator()));
+    ManifestFile inline = new ManifestFile(state.manifest(), state.indices(), Optional.of(txn));
+    ManifestFile byFile = new ManifestFile(state.manifest(), state.indices(), Optional.empty());
+
+    assertThat(ops.lookupTransaction(inline).source()).isEqualTo(VersionTransaction.Source.INLINE);
+    VersionTransaction missing = ops.lookupTransaction(byFile);
+    assertThat(missing.source()).isEqualTo(VersionTransaction.Source.MISSING_FILE);
+    assertThatThrownBy(() -> ops.transactionOf(byFile)).isInstanceOf(StoreException.class)
+        .hasMessageContaining("is missing");
+
+    Path txnFile = root.resolve(TABLE_KEY).resolve(TransactionFiles.path(txn));
+    Files.createDirectories(txnFile.getParent());
+    Files.write(txnFile, TransactionFiles.encode(txn));
+    assertThat(ops.lookupTransaction(byFile).source()).isEqualTo(VersionTransaction.Source.FILE);
+    assertThat(ops.transactionOf(byFile)).isEqualTo(txn);
+
+    Files.write(txnFile, new byte[] {1, 2, 3});
+    assertThat(ops.lookupTransaction(byFile).source()).isEqualTo(VersionTransaction.Source.UNREADABLE_FILE);
+    assertThatThrownBy(() -> ops.transactionOf(byFile)).isInstanceOf(CorruptManifestException.class);
+
+    ManifestFile none = new ManifestFile(state.manifest().toBuilder().clearTransactionFile().build(),
+        state.indices(), Optional.empty());
+    assertThat(ops.lookupTransaction(none).source()).isEqualTo(VersionTransaction.Source.NO_TRANSACTION);
+    assertThatThrownBy(() -> ops.transactionOf(none)).isInstanceOf(StoreException.class)
+        .hasMessageContaining("has no transaction");
+
+    ManifestFile elsewhere = new ManifestFile(state.manifest().toBuilder().setTransactionFile("../../x.txn").build(),
+        state.indices(), Optional.empty());
+    assertThat(ops.lookupTransaction(elsewhere).source())
+        .isEqualTo(VersionTransaction.Source.INVALID_FILE_NAME);
+  }
+
+  @Test
+  void auxiliaryFilesStayWhereTheyBelong() {
+    ops.writeDeletionFiles(Map.of("_deletions/0-1-2.bin", new byte[] {7}));
+    assertThat(ops.readDeletionFile("_deletions/0-1-2.bin")).hasValueSatisfying(b -> assertThat(b).containsExactly(7));
+    assertThatThrownBy(() -> ops.writeDeletionFiles(Map.of("_versions/1.manifest", new byte[] {1})))
+        .isInstanceOf(IllegalArgumentException.class);
+
+    String finalName = ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1);
+    assertThatThrownBy(() -> ops.deleteStagedManifest(finalName)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ops.readStagedManifest("../" + finalName + "-x"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(ops.readStagedManifest(finalName + "-abc")).isEmpty();
+  }
+
+  @Test
+  void theListingFollowsLanceNamingAndRefusesMixedSchemesOnlyWhenTheSchemeIsAsked() throws Exception {
+    Path versions = Files.createDirectories(root.resolve(TABLE_KEY).resolve("_versions"));
+    for (String name : List.of(ManifestNaming.fileName(ManifestNaming.Scheme.V2, 3),
+        ManifestNaming.fileName(ManifestNaming.Scheme.V2, 5), "latest_version_hint.json",
+        ManifestNaming.fileName(ManifestNaming.Scheme.V2, 6) + "-staged", "d9223372036854775850.manifest")) {
+      Files.write(versions.resolve(name), new byte[] {1});
+    }
+    TableVersions listing = ops.versions();
+    assertThat(listing.versions()).containsExactly(3L, 5L);
+    assertThat(listing.first()).hasValue(3);
+    assertThat(listing.latest()).hasValue(5);
+    assertThat(listing.contains(5)).isTrue();
+    assertThat(listing.contains(4)).isFalse();
+    assertThat(listing.scheme()).hasValue(ManifestNaming.Scheme.V2);
+
+    Files.write(versions.resolve("4.manifest"), new byte[] {1});
+    TableVersions mixed = ops.versions();
+    assertThat(mixed.versions()).containsExactly(3L, 4L, 5L);
+    assertThatThrownBy(mixed::scheme).isInstanceOf(CorruptManifestException.class);
+  }
+
+  private static NextVersion next(TableSnapshot base, Transaction txn) {
+    long version = base.latestVersion() + 1;
+    TableState state = ManifestBuilder.build(base.latest(), txn, CommitContext.of(version, Instant.now(),
+        TransactionFiles.fileName(txn), WriterVersions.coordinator()));
+    return NextVersion.of(version, base.scheme(), state, txn);
+  }
+}
