@@ -323,8 +323,8 @@ final class CommitLane {
     // Nothing before the table's first version: it was created (at 1, or at its source's version by a Clone).
     TableState previous = version - 1 < Math.max(1, current.firstVersion()) ? null
         : ops.readManifest(version - 1, scheme).map(ManifestFile::tableState).orElse(null);
-    CommitEvent event = CommitEventFactory.committed(pending.table(), previous, landed.tableState(), ops.transactionOf(landed),
-        kind, manifestUri, pending.request().actor(), clock.instant());
+    CommitEvent event = CommitEventFactory.committed(pending.table(), previous, landed.tableState(),
+        ops.transactionOf(landed), kind, manifestUri, pending.request().actor(), clock.instant());
     handOverThenAnswer(pending, event, result);
   }
 
