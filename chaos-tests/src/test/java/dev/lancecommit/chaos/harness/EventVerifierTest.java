@@ -6,7 +6,7 @@ import dev.lancecommit.coordinator.storage.ObjectStores;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.KafkaCommitEventPublisher;
 import dev.lancecommit.events.KafkaTopics;
-import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
+import dev.lancecommit.testing.kafka.KafkaBrokerFixture;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,11 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * version (with a duplicate) pass; a missing version and an event naming the wrong transaction fail both checks.
  */
 class EventVerifierTest {
-  private static EmbeddedKafkaBroker kafka;
+  @RegisterExtension static final KafkaBrokerFixture kafka = new KafkaBrokerFixture();
 
   @TempDir
   Path dir;
@@ -38,12 +38,6 @@ class EventVerifierTest {
   @BeforeAll
   static void startKafka() {
     ChaosHarness.quietLogging();
-    kafka = EmbeddedKafkaBroker.startTemporary();
-  }
-
-  @AfterAll
-  static void stopKafka() {
-    kafka.close();
   }
 
   @BeforeEach

@@ -11,7 +11,6 @@ import dev.lancecommit.events.CommitEventReader;
 import dev.lancecommit.events.consumer.CommitEventConsumer;
 import dev.lancecommit.events.consumer.ConsumerOptions;
 import dev.lancecommit.events.consumer.InMemoryCheckpointStore;
-import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
 import dev.lancecommit.events.trigger.CompactionPlan;
 import dev.lancecommit.events.trigger.CoordinatorClient;
 import dev.lancecommit.events.trigger.IndexRefreshPlan;
@@ -28,6 +27,7 @@ import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.IndexMetadata;
 import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.testing.kafka.KafkaBrokerFixture;
 import dev.lancecommit.testing.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
 import dev.lancecommit.testing.lance.TransactionFactory;
@@ -41,6 +41,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.Dataset;
 import org.lance.operation.CreateIndex;
@@ -56,12 +57,11 @@ class TriggerConsumerE2eTest {
 
   @TempDir static Path dir;
 
-  private static EmbeddedKafkaBroker broker;
+  @RegisterExtension static final KafkaBrokerFixture broker = new KafkaBrokerFixture();
   private static Coordinator coordinator;
 
   @BeforeAll
   static void start() {
-    broker = EmbeddedKafkaBroker.startTemporary();
     coordinator = Coordinator.start(CoordinatorConfig.builder()
         .port(0)
         .warehouse(dir.resolve("warehouse").toString())
@@ -73,9 +73,6 @@ class TriggerConsumerE2eTest {
   static void stop() {
     if (coordinator != null) {
       coordinator.close();
-    }
-    if (broker != null) {
-      broker.close();
     }
   }
 

@@ -7,7 +7,7 @@ import dev.lancecommit.events.KafkaTableEventPublisher;
 import dev.lancecommit.events.KafkaTopics;
 import dev.lancecommit.events.TableEvent;
 import dev.lancecommit.events.TableEvents;
-import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
+import dev.lancecommit.testing.kafka.KafkaBrokerFixture;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,30 +19,22 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Catalog changes over HTTP publish table events to a real broker; refused requests publish nothing. */
 class TableEventRoutesTest extends RestServerFixture {
   private static final String TOPIC = "lance.table-events-routes";
   private static final Duration WAIT = Duration.ofSeconds(30);
-  private static EmbeddedKafkaBroker broker;
+  @RegisterExtension static final KafkaBrokerFixture broker = new KafkaBrokerFixture();
 
   private KafkaTableEventPublisher publisher;
 
   @BeforeAll
   static void startBroker() {
-    broker = EmbeddedKafkaBroker.startTemporary();
     KafkaTopics.ensureTopic(broker.bootstrapServers(), TOPIC);
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (broker != null) {
-      broker.close();
-    }
   }
 
   @Override

@@ -10,17 +10,16 @@ import dev.lancecommit.coordinator.commit.LaneCommitService;
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.KafkaCommitEventPublisher;
-import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
+import dev.lancecommit.testing.kafka.KafkaBrokerFixture;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,22 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
  * commit service: commits never wait for Kafka, and the backlog drains in version order.
  */
 class EventOutboxTest {
-  private static EmbeddedKafkaBroker broker;
+  @RegisterExtension static final KafkaBrokerFixture broker = new KafkaBrokerFixture();
 
   @TempDir Path dir;
   private PublicationHarness harness;
-
-  @BeforeAll
-  static void startBroker() {
-    broker = EmbeddedKafkaBroker.startTemporary();
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (broker != null) {
-      broker.close();
-    }
-  }
 
   @BeforeEach
   void setUp() {

@@ -15,8 +15,8 @@ import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventReader;
 import dev.lancecommit.events.TableEvent;
 import dev.lancecommit.events.TableEvents;
-import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
 import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.testing.kafka.KafkaBrokerFixture;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,10 +24,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,21 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  * version's event arrives exactly once and in order, also those the bounded queue had to drop.
  */
 class PublicationWithoutKafkaTest {
-  private static EmbeddedKafkaBroker broker;
+  @RegisterExtension static final KafkaBrokerFixture broker = new KafkaBrokerFixture();
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startBroker() {
-    broker = EmbeddedKafkaBroker.startTemporary();
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (broker != null) {
-      broker.close();
-    }
-  }
 
   @AfterEach
   void restartBroker() {

@@ -14,10 +14,10 @@ import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.table.TableOperations;
 import dev.lancecommit.coordinator.table.TableVersions;
 import dev.lancecommit.events.CommitEvent;
-import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.WriterVersions;
 import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.testing.kafka.KafkaBrokerFixture;
 import dev.lancecommit.testing.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
 import dev.lancecommit.testing.lance.TransactionFactory;
@@ -30,12 +30,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -44,22 +43,10 @@ import org.junit.jupiter.api.io.TempDir;
  * interleavings of all of these with live commits.
  */
 class ReconcilerTest {
-  private static EmbeddedKafkaBroker broker;
+  @RegisterExtension static final KafkaBrokerFixture broker = new KafkaBrokerFixture();
 
   @TempDir Path dir;
   private PublicationHarness harness;
-
-  @BeforeAll
-  static void startBroker() {
-    broker = EmbeddedKafkaBroker.startTemporary();
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (broker != null) {
-      broker.close();
-    }
-  }
 
   @BeforeEach
   void setUp() {
