@@ -25,6 +25,8 @@ import dev.lancecommit.format.FormatFeatures;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.deletion.DeletionVectors;
 import dev.lancecommit.format.WriterVersions;
+import dev.lancecommit.retry.Backoff;
+import dev.lancecommit.retry.RetryPolicy;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,6 +47,9 @@ import org.slf4j.LoggerFactory;
 /** A running coordinator: REST server, commit lanes, catalog, storage and the event publisher, wired together. */
 public final class Coordinator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
+  /** The start-up conditional-put probe: ten attempts, a store still failing after them is not served. */
+  private static final RetryPolicy PROBE_RETRY =
+      RetryPolicy.exponential(Duration.ofMillis(400), Duration.ofSeconds(5)).withMaxAttempts(10);
 
   private final Deque<AutoCloseable> resources;
   private final String restUrl;
@@ -169,16 +174,16 @@ public final class Coordinator implements AutoCloseable {
    * with fresh probe keys; a store that answers but does not honour If-None-Match is refused at once.
    */
   private static void verifyConditionalPut(StorageLocation warehouse) throws InterruptedException {
-    for (int attempt = 1; ; attempt++) {
+    Backoff backoff = PROBE_RETRY.start();
+    while (true) {
       try {
         ConditionalPutProbe.verify(warehouse.store(), warehouse.key("_catalog/.probe"));
         return;
       } catch (StoreOutcomeUnknownException | StoreUnavailableException e) {
-        if (attempt >= 10) {
-          throw e;
-        }
-        LOG.warn("Conditional-put probe attempt {} failed transiently, retrying: {}", attempt, e.getMessage());
-        Thread.sleep(Math.min(5000L, 200L << attempt));
+        Duration pause = backoff.onFailure().orElseThrow(() -> e);
+        LOG.warn("Conditional-put probe attempt {} failed transiently, retrying in {} ms: {}", backoff.failures(),
+            pause.toMillis(), e.getMessage());
+        Thread.sleep(pause.toMillis());
       }
     }
   }

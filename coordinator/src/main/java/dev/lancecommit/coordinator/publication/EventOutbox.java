@@ -7,6 +7,7 @@ import dev.lancecommit.coordinator.publication.PendingVersions.Item;
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventPublisher;
+import dev.lancecommit.retry.Backoff;
 import dev.lancecommit.rules.OperationKind;
 import java.time.Duration;
 import java.util.List;
@@ -322,10 +323,10 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
         if (queue.inFlight == event) {
           queue.inFlight = null;
           queue.published = Math.max(queue.published, event.version());
-          if (queue.failures > 0) {
-            LOG.info("Kafka acknowledged event {} after {} failed attempts", event.id(), queue.failures);
+          if (queue.backoff != null && queue.backoff.failures() > 0) {
+            LOG.info("Kafka acknowledged event {} after {} failed attempts", event.id(), queue.backoff.failures());
+            queue.backoff.reset();
           }
-          queue.failures = 0;
         }
       }
       progress.advance(event.tableUuid(), event.tableId(), event.version());
@@ -334,10 +335,14 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
     }
     failedAttempts.incrementAndGet();
     int failures;
+    Duration delay;
     synchronized (queue) {
-      failures = ++queue.failures;
+      if (queue.backoff == null) {
+        queue.backoff = config.retryPolicy().start();
+      }
+      delay = queue.backoff.onFailure().orElseThrow(); // the policy has no limit: attempts never stop
+      failures = queue.backoff.failures();
     }
-    Duration delay = backoff(failures);
     if (failures == 1 || failures % 20 == 0) {
       LOG.warn("Kafka did not acknowledge event {} (attempt {}): {}; retrying every {} ms at most, commits are not "
           + "blocked", event.id(), failures, failure.getMessage(), delay.toMillis());
@@ -349,13 +354,6 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
     } catch (RejectedExecutionException stopped) {
       LOG.debug("Outbox stopped; event {} is left to the reconciler", event.id());
     }
-  }
-
-  private Duration backoff(int failures) {
-    long min = config.retryBackoffMin().toMillis();
-    long max = config.retryBackoffMax().toMillis();
-    long delay = min << Math.min(failures - 1, 20);
-    return Duration.ofMillis(Math.min(max, Math.max(min, delay)));
   }
 
   /** True when no table has an event that could be sent now (none can before {@link #begin}). */
@@ -453,7 +451,8 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
     long published;
     final PendingVersions pending = new PendingVersions();
     CommitEvent inFlight;
-    int failures;
+    /** Failed attempts of the event in flight; null until the first failure. */
+    Backoff backoff;
     boolean truncated;
     long evictions;
     /** The loaded progress has been applied to {@link #published}. */

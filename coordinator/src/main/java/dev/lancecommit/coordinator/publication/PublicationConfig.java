@@ -4,6 +4,7 @@ import dev.lancecommit.coordinator.config.ConfigKeys;
 import dev.lancecommit.coordinator.config.ConfigKeys.Key;
 import dev.lancecommit.coordinator.config.ConfigValues;
 import dev.lancecommit.events.KafkaTopics;
+import dev.lancecommit.retry.RetryPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -150,6 +151,14 @@ public final class PublicationConfig {
 
   public Duration retryBackoffMax() {
     return retryBackoffMax;
+  }
+
+  /**
+   * Pauses between attempts to publish an event Kafka did not acknowledge, and between attempts to reach Kafka at
+   * start: from {@link #retryBackoffMin()} to {@link #retryBackoffMax()}, jittered, never giving up.
+   */
+  public RetryPolicy retryPolicy() {
+    return RetryPolicy.exponential(retryBackoffMin, retryBackoffMax);
   }
 
   public Duration gapReconcileDelay() {

@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator.publication;
 
+import dev.lancecommit.retry.Backoff;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Gets Kafka ready for publication on a daemon thread of its own, so that nothing waits for Kafka at start: creates
  * the events topic and the compacted progress topic unless they exist and loads the progress, and repeats that with
- * a doubling pause (up to {@link PublicationConfig#retryBackoffMax()}) until it succeeds; then hands the progress to
+ * a growing, jittered pause ({@link PublicationConfig#retryPolicy()}) until it succeeds; then hands the progress to
  * {@code onLoaded}. Each attempt is bounded by {@link PublicationConfig#kafkaTimeout()}; {@link #close} ends an
  * attempt under way at once (its admin client is closed, its consumer interrupted).
  */
@@ -60,6 +61,7 @@ final class PublicationStartup {
   }
 
   private void run() {
+    Backoff backoff = config.retryPolicy().start();
     for (int attempts = 1; !isClosed(); attempts++) {
       PublicationProgress progress;
       try {
@@ -70,7 +72,7 @@ final class PublicationStartup {
           return;
         }
         lastFailure = describe(e);
-        Duration pause = backoff(attempts);
+        Duration pause = backoff.onFailure().orElseThrow(); // the policy has no limit: attempts never stop
         if (attempts <= 3 || attempts % 10 == 0) {
           LOG.warn("Kafka at {} is not ready for publication (attempt {}): {}; commits are answered and their events "
               + "wait in the outbox, next attempt in {} ms", bootstrap, attempts, lastFailure, pause.toMillis());
@@ -161,13 +163,6 @@ final class PublicationStartup {
     } catch (InterruptedException e) {
       return true; // only close() interrupts this thread
     }
-  }
-
-  private Duration backoff(int attempts) {
-    long min = config.retryBackoffMin().toMillis();
-    long max = config.retryBackoffMax().toMillis();
-    long delay = min << Math.min(attempts - 1, 20);
-    return Duration.ofMillis(Math.min(max, Math.max(min, delay)));
   }
 
   /** The failure and its root cause on one line: a stack trace per attempt would flood the log during an outage. */

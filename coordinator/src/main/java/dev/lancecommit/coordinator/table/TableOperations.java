@@ -12,8 +12,11 @@ import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.TransactionFiles;
 import dev.lancecommit.format.deletion.DeletionVectors;
 import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.retry.Backoff;
+import dev.lancecommit.retry.RetryPolicy;
 import dev.lancecommit.rules.conflict.CommittedTransaction;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +52,9 @@ public final class TableOperations {
   /** Lance's best-effort pointer to the latest version, {@code {"version":N}}, kept on unordered stores. */
   static final String VERSION_HINT = "latest_version_hint.json";
   private static final Logger LOG = LoggerFactory.getLogger(TableOperations.class);
+  /** Between read-backs and create retries of a manifest write whose outcome is unknown (attempts: options). */
+  private static final RetryPolicy AMBIGUOUS_WRITE_RETRY =
+      RetryPolicy.exponential(Duration.ofMillis(100), Duration.ofSeconds(2));
 
   private final StorageLocation location;
   private final Options options;
@@ -152,7 +158,8 @@ public final class TableOperations {
     ManifestNaming.Scheme scheme = next.scheme();
     String uuid = next.transaction().getUuid();
     StoreException lastFailure = null;
-    for (int attempt = 1; attempt <= options.ambiguousWriteAttempts(); attempt++) {
+    Backoff backoff = null;
+    while (true) {
       try {
         location.store().putIfAbsent(manifestKey(version, scheme), next.manifestFile());
         return true;
@@ -176,7 +183,14 @@ public final class TableOperations {
           lastFailure = readBack;
         }
       }
-      sleepBackoff(attempt);
+      if (backoff == null) {
+        backoff = AMBIGUOUS_WRITE_RETRY.withMaxAttempts(options.ambiguousWriteAttempts()).start();
+      }
+      Optional<Duration> pause = backoff.onFailure();
+      if (pause.isEmpty()) {
+        break;
+      }
+      pause(pause.get());
     }
     state = null; // whatever happened, do not trust the cached state
     throw new CommitStateUnknownException(version,
@@ -185,9 +199,9 @@ public final class TableOperations {
         lastFailure);
   }
 
-  private void sleepBackoff(int attempt) {
+  private static void pause(Duration pause) {
     try {
-      Thread.sleep(Math.min(2000L, 50L << Math.min(attempt, 6)));
+      Thread.sleep(pause.toMillis(), pause.toNanosPart() % 1_000_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StoreUnavailableException("Interrupted while settling a manifest write", e);

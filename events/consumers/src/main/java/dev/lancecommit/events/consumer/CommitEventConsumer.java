@@ -88,8 +88,7 @@ public final class CommitEventConsumer implements AutoCloseable, Runnable {
     this.store = Objects.requireNonNull(store, "store");
     this.handler = Objects.requireNonNull(handler, "handler");
     this.nanoClock = nanoClock;
-    this.sequencer = new Sequencer(store, options.gapTimeout(), options.retryBackoff(), options.retryBackoffMax(),
-        nanoClock);
+    this.sequencer = new Sequencer(store, options.gapTimeout(), options.retryPolicy(), nanoClock);
     this.consumer = new KafkaConsumer<>(consumerProperties(options));
   }
 

@@ -1,6 +1,7 @@
 package dev.lancecommit.events.consumer;
 
 import dev.lancecommit.events.KafkaCommitEventPublisher;
+import dev.lancecommit.retry.RetryPolicy;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -149,6 +150,11 @@ public final class ConsumerOptions {
 
   public Duration retryBackoffMax() {
     return retryBackoffMax;
+  }
+
+  /** Pauses before a failed handler call (or checkpoint write) is retried: jittered, growing, never giving up. */
+  public RetryPolicy retryPolicy() {
+    return RetryPolicy.exponential(retryBackoff, retryBackoffMax);
   }
 
   public int maxPendingEvents() {

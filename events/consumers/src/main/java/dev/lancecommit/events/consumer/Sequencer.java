@@ -1,5 +1,7 @@
 package dev.lancecommit.events.consumer;
 
+import dev.lancecommit.retry.Backoff;
+import dev.lancecommit.retry.RetryPolicy;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Collection;
@@ -12,6 +14,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
@@ -42,8 +45,7 @@ final class Sequencer {
 
   private final TableCheckpointStore store;
   private final long gapTimeoutNanos;
-  private final long retryBackoffNanos;
-  private final long retryBackoffMaxNanos;
+  private final RetryPolicy retry;
   private final LongSupplier nanoClock;
   private final Map<String, TableQueue> tables = new HashMap<>();
   private final Map<TopicPartition, TreeSet<Long>> pendingOffsets = new HashMap<>();
@@ -55,12 +57,10 @@ final class Sequencer {
   final AtomicLong gapsSkipped = new AtomicLong();
   final AtomicLong handlerFailures = new AtomicLong();
 
-  Sequencer(TableCheckpointStore store, Duration gapTimeout, Duration retryBackoff, Duration retryBackoffMax,
-      LongSupplier nanoClock) {
+  Sequencer(TableCheckpointStore store, Duration gapTimeout, RetryPolicy retry, LongSupplier nanoClock) {
     this.store = store;
     this.gapTimeoutNanos = gapTimeout.toNanos();
-    this.retryBackoffNanos = retryBackoff.toNanos();
-    this.retryBackoffMaxNanos = retryBackoffMax.toNanos();
+    this.retry = retry;
     this.nanoClock = nanoClock;
   }
 
@@ -70,11 +70,22 @@ final class Sequencer {
     final TreeMap<Long, Pending> waiting = new TreeMap<>();
     final Deque<long[]> skipped = new ArrayDeque<>();
     boolean headHandled;
-    int failures;
+    /** Failures of the head event; null until the first. */
+    Backoff backoff;
     long retryAtNanos;
 
     TableQueue(String uuid) {
       this.uuid = uuid;
+    }
+
+    int failures() {
+      return backoff == null ? 0 : backoff.failures();
+    }
+
+    void resetFailures() {
+      if (backoff != null) {
+        backoff.reset();
+      }
     }
 
     boolean wasSkipped(long version) {
@@ -121,7 +132,7 @@ final class Sequencer {
     while (it.hasNext()) {
       TableQueue table = it.next();
       count += deliver(table, handler);
-      if (table.waiting.isEmpty() && table.skipped.isEmpty() && table.failures == 0) {
+      if (table.waiting.isEmpty() && table.skipped.isEmpty() && table.failures() == 0) {
         it.remove(); // the checkpoint is re-read from the store when the table shows up again
       }
     }
@@ -132,7 +143,7 @@ final class Sequencer {
     int count = 0;
     while (!table.waiting.isEmpty()) {
       long now = nanoClock.getAsLong();
-      if (table.failures > 0 && now - table.retryAtNanos < 0) {
+      if (table.failures() > 0 && now - table.retryAtNanos < 0) {
         break;
       }
       Map.Entry<Long, Pending> head = table.waiting.firstEntry();
@@ -177,7 +188,7 @@ final class Sequencer {
       }
       table.checkpoint = version;
       table.headHandled = false;
-      table.failures = 0;
+      table.resetFailures();
       remove(table, event);
       delivered.incrementAndGet();
       count++;
@@ -187,16 +198,14 @@ final class Sequencer {
 
   private void fail(TableQueue table, Pending event, String what, Exception e) {
     handlerFailures.incrementAndGet();
-    table.failures++;
-    long backoff = retryBackoffNanos;
-    for (int i = 1; i < table.failures && backoff < retryBackoffMaxNanos; i++) {
-      backoff *= 2;
+    if (table.backoff == null) {
+      table.backoff = retry.start(nanoClock, () -> ThreadLocalRandom.current().nextDouble());
     }
-    backoff = Math.min(backoff, retryBackoffMaxNanos);
-    table.retryAtNanos = nanoClock.getAsLong() + backoff;
+    long pause = table.backoff.onFailure().orElseThrow().toNanos(); // the policy has no limit: retries never stop
+    table.retryAtNanos = nanoClock.getAsLong() + pause;
     LOG.warn("table {} ({}) version {}: {} failed (attempt {}), retrying in {} ms: {}",
-        event.event().tableKey(), table.uuid, event.event().version(), what, table.failures, backoff / 1_000_000,
-        e.toString(), e);
+        event.event().tableKey(), table.uuid, event.event().version(), what, table.backoff.failures(),
+        pause / 1_000_000, e.toString(), e);
   }
 
   private void remove(TableQueue table, Pending event) {
@@ -212,7 +221,7 @@ final class Sequencer {
   }
 
   private void dropIfIdle(TableQueue table) {
-    if (table.waiting.isEmpty() && table.skipped.isEmpty() && table.failures == 0) {
+    if (table.waiting.isEmpty() && table.skipped.isEmpty() && table.failures() == 0) {
       tables.remove(table.uuid);
     }
   }
@@ -250,7 +259,7 @@ final class Sequencer {
       }
       if (touched) {
         table.headHandled = false;
-        table.failures = 0;
+        table.resetFailures();
       }
       if (table.waiting.isEmpty()) {
         it.remove();

@@ -3,6 +3,7 @@ package dev.lancecommit.events.consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancecommit.events.CommitEvent;
+import dev.lancecommit.retry.RetryPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,11 +17,13 @@ class SequencerTest {
   private static final List<String> ORDERS = List.of("shop", "orders");
   private static final List<String> USERS = List.of("users");
 
+  private static final RetryPolicy DOUBLING_1S_TO_4S =
+      RetryPolicy.exponential(Duration.ofSeconds(1), Duration.ofSeconds(4)).withJitter(RetryPolicy.Jitter.NONE);
+
   private final AtomicLong now = new AtomicLong(1_000_000_000L);
   private final InMemoryCheckpointStore store = new InMemoryCheckpointStore();
   private final List<CommitEvent> seen = new ArrayList<>();
-  private final Sequencer sequencer = new Sequencer(store, Duration.ofSeconds(10), Duration.ofSeconds(1),
-      Duration.ofSeconds(4), now::get);
+  private final Sequencer sequencer = new Sequencer(store, Duration.ofSeconds(10), DOUBLING_1S_TO_4S, now::get);
   private long nextOffset;
 
   private Sequencer.Offer offer(List<String> table, String uuid, long version) {
@@ -158,8 +161,7 @@ class SequencerTest {
         return store.checkpoints();
       }
     };
-    Sequencer withFailingStore = new Sequencer(failingOnce, Duration.ofSeconds(10), Duration.ofSeconds(1),
-        Duration.ofSeconds(4), now::get);
+    Sequencer withFailingStore = new Sequencer(failingOnce, Duration.ofSeconds(10), DOUBLING_1S_TO_4S, now::get);
     withFailingStore.offer(new Pending(TestEvents.event(ORDERS, "o", 1), P0, 0, now.get()));
     withFailingStore.deliver(seen::add);
     assertThat(store.checkpoint("o")).isEmpty();
