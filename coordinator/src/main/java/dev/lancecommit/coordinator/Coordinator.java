@@ -80,12 +80,13 @@ public final class Coordinator implements AutoCloseable {
       resources.push(stores);
       String warehouseUri = normalizeWarehouse(config.get(CoordinatorConfig.WAREHOUSE));
       StorageLocation warehouse = stores.resolve(warehouseUri);
-      if (config.getBoolean(CoordinatorConfig.STORE_VERIFY_CONDITIONAL_PUT)) {
+      if (config.get(CoordinatorConfig.STORE_VERIFY_CONDITIONAL_PUT)) {
         verifyConditionalPut(warehouse);
       }
 
       Catalog catalog = new Catalog(warehouse);
-      String topic = config.get(CoordinatorConfig.KAFKA_TOPIC);
+      PublicationConfig publicationConfig = config.publicationConfig();
+      String topic = publicationConfig.eventsTopic();
       String bootstrap = startKafka(config, resources);
       CommitEventSink events;
       Publication publication = null;
@@ -95,12 +96,12 @@ public final class Coordinator implements AutoCloseable {
       } else {
         KafkaCommitEventPublisher kafka = KafkaCommitEventPublisher.builder(bootstrap)
             .topic(topic)
-            .publishTimeout(Duration.ofMillis(config.getLong(CoordinatorConfig.KAFKA_PUBLISH_TIMEOUT_MS)))
+            .publishTimeout(publicationConfig.publishTimeout())
             .build();
         // Commits are answered once their manifest lands; the outbox publishes in version order per table and the
         // reconciler republishes whatever storage holds that Kafka does not (crashes, writers bypassing us). Start
         // does not wait for Kafka: the topics are ensured and the progress loaded in the background.
-        Publication started = Publication.start(config.publicationConfig(), bootstrap, kafka,
+        Publication started = Publication.start(publicationConfig, bootstrap, kafka,
             stores::resolve, new CatalogTableSource(catalog));
         resources.push(started);
         events = started.outbox();
@@ -110,30 +111,29 @@ public final class Coordinator implements AutoCloseable {
       }
 
       ExecutorService workers = Executors.newFixedThreadPool(
-          config.getInt(CoordinatorConfig.COMMIT_THREADS), namedThreads("lcc-worker-"));
+          config.get(CoordinatorConfig.COMMIT_THREADS), namedThreads("lcc-worker-"));
       resources.push(() -> {
         workers.shutdown();
         workers.awaitTermination(10, TimeUnit.SECONDS);
       });
       CommitSettings settings = new CommitSettings(
-          config.getInt(CoordinatorConfig.COMMIT_MAX_QUEUED_PER_TABLE),
-          config.getInt(CoordinatorConfig.COMMIT_MAX_REBUILD_ATTEMPTS),
-          config.getInt(CoordinatorConfig.COMMIT_AMBIGUOUS_WRITE_ATTEMPTS),
-          config.getInt(CoordinatorConfig.COMMIT_RECENT_TRANSACTIONS),
+          config.get(CoordinatorConfig.COMMIT_MAX_QUEUED_PER_TABLE),
+          config.get(CoordinatorConfig.COMMIT_MAX_REBUILD_ATTEMPTS),
+          config.get(CoordinatorConfig.COMMIT_AMBIGUOUS_WRITE_ATTEMPTS),
+          config.get(CoordinatorConfig.COMMIT_RECENT_TRANSACTIONS),
           WriterVersions.coordinator(),
           config.get(CoordinatorConfig.COMMIT_STORAGE_VERSION),
           namingScheme(config.get(CoordinatorConfig.COMMIT_MANIFEST_NAMING)),
           formatFeatures(config));
       LaneCommitService commits = new LaneCommitService(stores::resolve, settings, events, workers, Clock.systemUTC(),
-          Duration.ofMillis(config.getLong(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS)));
+          config.get(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS));
       TableEventPublisher tableEvents = TableEventPublisher.noop();
       if (publication != null) {
         // Table events wait in the warehouse until Kafka acknowledges them; the ones left from an outage or a crash
         // are sent once publication is ready, and again every reconcile interval.
         DurableTableEvents durable = new DurableTableEvents(KafkaTableEventPublisher.builder(bootstrap).topic(topic)
-            .publishTimeout(Duration.ofMillis(config.getLong(CoordinatorConfig.KAFKA_PUBLISH_TIMEOUT_MS))).build(),
-            warehouse, publication::ready, workers,
-            Duration.ofMillis(config.getLong(PublicationConfig.RECONCILE_INTERVAL_MS)));
+            .publishTimeout(publicationConfig.publishTimeout()).build(),
+            warehouse, publication::ready, workers, publicationConfig.reconcileInterval());
         publication.whenReady().thenRunAsync(durable::republishPending, workers);
         tableEvents = durable;
       }
@@ -142,7 +142,7 @@ public final class Coordinator implements AutoCloseable {
       Vertx vertx = Vertx.vertx();
       resources.push(() -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
       RestServer server = new RestServer(vertx, catalog, commits, RestServerOptions.builder()
-          .maxBodyBytes(config.getLong(CoordinatorConfig.HTTP_MAX_BODY_BYTES))
+          .maxBodyBytes(config.get(CoordinatorConfig.HTTP_MAX_BODY_BYTES))
           .blockingExecutor(workers)
           .accessControl(auth.accessControl())
           .tableEvents(tableEvents)
@@ -153,7 +153,7 @@ public final class Coordinator implements AutoCloseable {
       LOG.info("Authentication {}", auth.enabled() ? "enabled for principals " + auth.principals()
           : "disabled (every request acts as 'anonymous')");
       String host = config.get(CoordinatorConfig.HOST);
-      int port = server.start(host, config.getInt(CoordinatorConfig.PORT))
+      int port = server.start(host, config.get(CoordinatorConfig.PORT))
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       resources.push(() -> server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
       String restUrl = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
@@ -215,22 +215,11 @@ public final class Coordinator implements AutoCloseable {
   }
 
   private static FormatFeatures formatFeatures(CoordinatorConfig config) {
-    long bit = config.getLong(CoordinatorConfig.FORMAT_SEMANTIC_TYPES_FLAG);
-    try {
-      return FormatFeatures.withSemanticTypesFlag(bit);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "Configuration key " + CoordinatorConfig.FORMAT_SEMANTIC_TYPES_FLAG.name() + ": " + e.getMessage(), e);
-    }
+    return FormatFeatures.withSemanticTypesFlag(config.get(CoordinatorConfig.FORMAT_SEMANTIC_TYPES_FLAG));
   }
 
   private static ManifestNaming.Scheme namingScheme(String value) {
-    return switch (value.trim().toLowerCase(Locale.ROOT)) {
-      case "v1" -> ManifestNaming.Scheme.V1;
-      case "v2" -> ManifestNaming.Scheme.V2;
-      default -> throw new IllegalArgumentException(
-          "Configuration key " + CoordinatorConfig.COMMIT_MANIFEST_NAMING.name() + " must be v1 or v2, got " + value);
-    };
+    return ManifestNaming.Scheme.valueOf(value.trim().toUpperCase(Locale.ROOT)); // the key accepts v1 and v2
   }
 
   private static ThreadFactory namedThreads(String prefix) {

@@ -1,112 +1,131 @@
 package dev.lancecommit.coordinator;
 
+import static org.apache.kafka.common.config.ConfigDef.Range.atLeast;
+import static org.apache.kafka.common.config.ConfigDef.Range.between;
+
+import dev.lancecommit.config.Config;
+import dev.lancecommit.config.ConfigCommandLine;
+import dev.lancecommit.config.ConfigKey;
+import dev.lancecommit.config.ConfigKeys;
 import dev.lancecommit.coordinator.auth.AuthConfig;
-import dev.lancecommit.coordinator.config.ConfigKeys;
-import dev.lancecommit.coordinator.config.ConfigKeys.Key;
-import dev.lancecommit.coordinator.config.ConfigValues;
 import dev.lancecommit.coordinator.credentials.CredentialsConfig;
 import dev.lancecommit.coordinator.publication.PublicationConfig;
 import dev.lancecommit.coordinator.storage.S3Config;
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.file.Files;
+import dev.lancecommit.coordinator.http.RestServerOptions;
+import dev.lancecommit.format.FormatFeatures;
+import dev.lancecommit.format.ManifestNaming;
+import dev.lancecommit.rules.CommitContext;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
- * Every configuration key of the coordinator, with its default and meaning, in one place. A key can be given in a
- * properties file ({@code --config FILE}), as {@code --key value} on the command line (which wins), or through the
- * builder. Unknown keys are refused rather than ignored, so a typo cannot silently change behaviour.
+ * The coordinator's configuration: its own keys below, and with them publication's, credential vending's and auth's
+ * ({@link #keys()}), each declared once. A key can be given in a properties file ({@code --config FILE}), as
+ * {@code --key value} on the command line (which wins), or through the builder. Unknown keys and invalid values are
+ * refused naming the key, so a typo cannot silently change behaviour.
  */
 public final class CoordinatorConfig {
-
   private static final ConfigKeys KEYS = new ConfigKeys();
 
-  public static final Key HOST = key("host", "127.0.0.1", "Address the REST server binds to.");
-  public static final Key PORT = key("port", "9101", "REST port; 0 picks a free port (the chosen one is printed).");
-  public static final Key WAREHOUSE = key("warehouse", "./warehouse",
+  public static final ConfigKey<String> HOST = KEYS.string("host", "127.0.0.1", new NonEmptyString(),
+      "Address the REST server binds to.");
+  public static final ConfigKey<Integer> PORT = KEYS.integer("port", 9101, between(0, 65535),
+      "REST port; 0 picks a free port (the chosen one is printed).");
+  public static final ConfigKey<String> WAREHOUSE = KEYS.string("warehouse", "./warehouse", new NonEmptyString(),
       "Root URI of the warehouse: an absolute or relative local path, or s3://bucket/prefix. The catalog lives under "
           + "_catalog/ there and new tables under {warehouse}/{namespace...}/{table}.lance.");
-  public static final Key KAFKA = key("kafka", "embedded",
+  public static final ConfigKey<String> KAFKA = KEYS.string("kafka", "embedded", new NonEmptyString(),
       "Where commit events go: 'embedded' starts a single-node KRaft broker in a child JVM, a bootstrap list "
           + "(host:port,...) uses an existing cluster, 'none' disables events (commits then publish nothing).");
-  public static final Key KAFKA_TOPIC = key("kafka.topic", "lance.commits",
-      "Topic of commit events; the key of every record is the table id joined with '$'.");
-  public static final Key KAFKA_TOPIC_PARTITIONS = key("kafka.topic.partitions", "3",
-      "Partitions of the events topic when the coordinator creates it.");
-  public static final Key KAFKA_TOPIC_REPLICATION = key("kafka.topic.replication", "1",
-      "Replication factor of the events topic when the coordinator creates it.");
-  public static final Key KAFKA_EMBEDDED_DIR = key("kafka.embedded.dir", "./.lcc/kafka",
-      "Data directory of the embedded broker (kept across restarts).");
-  public static final Key KAFKA_PUBLISH_TIMEOUT_MS = key("kafka.publish.timeout.ms", "10000",
-      "How long one publish attempt waits for Kafka before it is retried. Commits do not wait for Kafka: the "
-          + "outbox publishes after the manifest lands and retries until Kafka is back.");
-  public static final Key S3_ENDPOINT = key("s3.endpoint", "",
+  public static final ConfigKey<String> KAFKA_EMBEDDED_DIR = KEYS.string("kafka.embedded.dir", "./.lcc/kafka",
+      new NonEmptyString(), "Data directory of the embedded broker (kept across restarts).");
+  public static final ConfigKey<String> S3_ENDPOINT = KEYS.string("s3.endpoint", "", ConfigDef.LambdaValidator.with(
+      (name, value) -> {
+        String url = ((String) value).trim();
+        if (!url.isEmpty() && !url.startsWith("http://") && !url.startsWith("https://")) {
+          throw new ConfigException(name, value, "not an http:// or https:// URL");
+        }
+      }, () -> "empty or an http(s):// URL"),
       "S3 endpoint URL (empty = AWS default for the region), e.g. http://127.0.0.1:9000 for a local server.");
-  public static final Key S3_REGION = key("s3.region", "us-east-1", "S3 region.");
-  public static final Key S3_PATH_STYLE = key("s3.path-style", "false",
+  public static final ConfigKey<String> S3_REGION = KEYS.string("s3.region", "us-east-1", new NonEmptyString(),
+      "S3 region.");
+  public static final ConfigKey<Boolean> S3_PATH_STYLE = KEYS.bool("s3.path-style", false,
       "Use path-style addressing (http://endpoint/bucket/key), needed by most non-AWS servers.");
-  public static final Key S3_ACCESS_KEY_ID = key("s3.access-key-id", "",
+  public static final ConfigKey<String> S3_ACCESS_KEY_ID = KEYS.string("s3.access-key-id", "",
       "Static access key; empty = the AWS default credentials chain.");
-  public static final Key S3_SECRET_ACCESS_KEY = key("s3.secret-access-key", "", "Static secret key.");
-  public static final Key S3_SESSION_TOKEN = key("s3.session-token", "", "Session token for temporary keys.");
-  public static final Key S3_API_CALL_TIMEOUT_MS = key("s3.api-call-timeout.ms", "30000",
-      "Overall timeout of one S3 call including SDK retries.");
-  public static final Key S3_ATTEMPT_TIMEOUT_MS = key("s3.attempt-timeout.ms", "10000",
+  public static final ConfigKey<String> S3_SECRET_ACCESS_KEY = KEYS.secret("s3.secret-access-key",
+      "Static secret key.");
+  public static final ConfigKey<String> S3_SESSION_TOKEN = KEYS.secret("s3.session-token",
+      "Session token for temporary keys.");
+  public static final ConfigKey<Duration> S3_API_CALL_TIMEOUT_MS = KEYS.millis("s3.api-call-timeout.ms", 30_000,
+      atLeast(1), "Overall timeout of one S3 call including SDK retries.");
+  public static final ConfigKey<Duration> S3_ATTEMPT_TIMEOUT_MS = KEYS.millis("s3.attempt-timeout.ms", 10_000,
+      atLeast(1),
       "Timeout of one S3 HTTP attempt. A create-only manifest write that times out is settled by reading it back.");
-  public static final Key STORE_VERIFY_CONDITIONAL_PUT = key("store.verify-conditional-put", "true",
-      "At start, prove the warehouse store rejects a second create of one key (If-None-Match: *) and refuse to "
+  public static final ConfigKey<Boolean> STORE_VERIFY_CONDITIONAL_PUT = KEYS.bool("store.verify-conditional-put",
+      true, "At start, prove the warehouse store rejects a second create of one key (If-None-Match: *) and refuse to "
           + "serve if it does not. Turn off only for stores proven otherwise.");
-  public static final Key COMMIT_THREADS = key("commit.threads", "32",
+  public static final ConfigKey<Integer> COMMIT_THREADS = KEYS.integer("commit.threads", 32, atLeast(1),
       "Worker threads that drain commit lanes and do storage I/O (each table's lane uses one at a time).");
-  public static final Key COMMIT_MAX_QUEUED_PER_TABLE = key("commit.max-queued-per-table", "1000",
-      "Commits waiting in one table's lane before new ones are throttled with 429/21.");
-  public static final Key COMMIT_MAX_REBUILD_ATTEMPTS = key("commit.max-rebuild-attempts", "100",
+  public static final ConfigKey<Integer> COMMIT_MAX_QUEUED_PER_TABLE = KEYS.integer("commit.max-queued-per-table",
+      1000, atLeast(1), "Commits waiting in one table's lane before new ones are throttled with 429/21.");
+  public static final ConfigKey<Integer> COMMIT_MAX_REBUILD_ATTEMPTS = KEYS.integer("commit.max-rebuild-attempts",
+      100, atLeast(1),
       "Times one commit may find its version taken by a writer outside its lane (re-checking each time) before "
           + "it answers 409/14.");
-  public static final Key COMMIT_AMBIGUOUS_WRITE_ATTEMPTS = key("commit.ambiguous-write-attempts", "5",
+  public static final ConfigKey<Integer> COMMIT_AMBIGUOUS_WRITE_ATTEMPTS = KEYS.integer(
+      "commit.ambiguous-write-attempts", 5, atLeast(1),
       "Read-backs and create retries for a manifest write whose outcome is unknown before answering 503/17.");
-  public static final Key COMMIT_RECENT_TRANSACTIONS = key("commit.recent-transactions", "1024",
-      "Transactions of recent versions each lane keeps in memory for conflict checks.");
-  public static final Key COMMIT_LANE_IDLE_TIMEOUT_MS = key("commit.lane-idle-timeout.ms", "600000",
-      "A lane idle this long is dropped and rebuilt from storage on the next commit.");
-  public static final Key COMMIT_MANIFEST_NAMING = key("commit.manifest-naming", "v2",
+  public static final ConfigKey<Integer> COMMIT_RECENT_TRANSACTIONS = KEYS.integer("commit.recent-transactions",
+      1024, atLeast(0), "Transactions of recent versions each lane keeps in memory for conflict checks.");
+  public static final ConfigKey<Duration> COMMIT_LANE_IDLE_TIMEOUT_MS = KEYS.millis("commit.lane-idle-timeout.ms",
+      600_000, atLeast(1), "A lane idle this long is dropped and rebuilt from storage on the next commit.");
+  public static final ConfigKey<String> COMMIT_MANIFEST_NAMING = KEYS.string("commit.manifest-naming",
+      ManifestNaming.DEFAULT_FOR_NEW_TABLES.name().toLowerCase(Locale.ROOT),
+      ConfigKeys.oneOf("v1", "v2"),
       "Manifest naming scheme for tables the coordinator creates: v2 (inverted, Lance's default) or v1. Existing "
           + "tables keep the scheme they have.");
-  public static final Key COMMIT_STORAGE_VERSION = key("commit.storage-version", "2.1",
-      "Data storage version recorded for tables created without data files that name one.");
-  public static final Key FORMAT_SEMANTIC_TYPES_FLAG = key("format.semantic-types.flag", "0",
+  public static final ConfigKey<String> COMMIT_STORAGE_VERSION = KEYS.string("commit.storage-version",
+      CommitContext.DEFAULT_STORAGE_VERSION,
+      new NonEmptyString(), "Data storage version recorded for tables created without data files that name one.");
+  public static final ConfigKey<Long> FORMAT_SEMANTIC_TYPES_FLAG = KEYS.longInteger("format.semantic-types.flag",
+      0L, ConfigDef.LambdaValidator.with((name, value) -> {
+        try {
+          FormatFeatures.withSemanticTypesFlag((Long) value);
+        } catch (IllegalArgumentException e) {
+          throw new ConfigException(name, value, e.getMessage());
+        }
+      }, () -> "0, or one bit from 2048 up"),
       "Feature-flag bit (a power of two, 2048 or above) that marks tables following Lance's semantic-type schema "
           + "contract. The specification names FLAG_SEMANTIC_TYPES but has not assigned its bit; set the bit your "
           + "Lance build uses. 0 (default): such tables carry an unknown bit and are refused. When set, they are "
           + "committed under the contract's rules, and a Project with transaction property "
           + "lance-coordinator.semantic-types=enable upgrades a legacy table.");
-  public static final Key HTTP_MAX_BODY_BYTES = key("http.max-body-bytes", "67108864",
-      "Largest request body accepted (a transaction with many fragments can be large).");
+  public static final ConfigKey<Long> HTTP_MAX_BODY_BYTES = KEYS.longInteger("http.max-body-bytes",
+      RestServerOptions.DEFAULT_MAX_BODY_BYTES,
+      atLeast(1), "Largest request body accepted (a transaction with many fragments can be large).");
 
-  static {
-    KEYS.addAll(PublicationConfig.keys());
-    KEYS.addAll(CredentialsConfig.keys());
+  /** Every key of the coordinator, in documentation order. */
+  private static final ConfigKeys ALL =
+      ConfigKeys.of(KEYS, PublicationConfig.keys(), CredentialsConfig.keys(), AuthConfig.keys());
+
+  private final Config values;
+  private final Map<String, String> given;
+
+  private CoordinatorConfig(Config values, Map<String, String> given) {
+    this.values = values;
+    this.given = Map.copyOf(given);
   }
 
-  private final Map<String, String> values;
-  private final ConfigValues typed;
-
-  private CoordinatorConfig(Map<String, String> values) {
-    this.values = Map.copyOf(values);
-    this.typed = ConfigValues.of(this.values);
-  }
-
-  private static Key key(String name, String defaultValue, String doc) {
-    return KEYS.key(name, defaultValue, doc);
-  }
-
-  public static List<Key> keys() {
-    return KEYS.all();
+  /** Every key of the coordinator: its own, publication's, credentials' and auth's. */
+  public static ConfigKeys keys() {
+    return ALL;
   }
 
   public static Builder builder() {
@@ -117,36 +136,19 @@ public final class CoordinatorConfig {
     return builder().build();
   }
 
-  public String get(Key key) {
-    return typed.get(key);
+  /** The value of {@code key}, as given or its default. */
+  public <T> T get(ConfigKey<T> key) {
+    return values.get(key);
   }
 
-  public int getInt(Key key) {
-    return typed.getInt(key);
+  /** All values, for the features that read their own keys ({@link PublicationConfig#from(Config)}, ...). */
+  public Config values() {
+    return values;
   }
 
-  public long getLong(Key key) {
-    return typed.getLong(key);
-  }
-
-  public boolean getBoolean(Key key) {
-    return typed.getBoolean(key);
-  }
-
-  /** The auth.* settings; refuses unknown auth keys, grants to undefined principals, shared secrets. */
+  /** The auth.* settings; refuses grants to undefined principals and shared secrets. */
   public AuthConfig authConfig() {
-    return AuthConfig.parse(values);
-  }
-
-  /** The publication settings: the publication keys plus {@code kafka.topic}, its partitions and replication. */
-  public PublicationConfig publicationConfig() {
-    return PublicationConfig.from(typed, get(KAFKA_TOPIC), getInt(KAFKA_TOPIC_PARTITIONS),
-        (short) getInt(KAFKA_TOPIC_REPLICATION));
-  }
-
-  /** The {@code credentials.*} settings (credential vending), with the S3 settings vended credentials are for. */
-  public CredentialsConfig credentialsConfig() {
-    return CredentialsConfig.from(typed, s3Config());
+    return AuthConfig.from(values);
   }
 
   /** The S3 settings used for every {@code s3://} location (warehouse and registered tables). */
@@ -154,44 +156,48 @@ public final class CoordinatorConfig {
     return new S3Config(
         emptyToNull(get(S3_ENDPOINT)),
         get(S3_REGION),
-        getBoolean(S3_PATH_STYLE),
+        get(S3_PATH_STYLE),
         emptyToNull(get(S3_ACCESS_KEY_ID)),
         emptyToNull(get(S3_SECRET_ACCESS_KEY)),
         emptyToNull(get(S3_SESSION_TOKEN)),
-        Duration.ofMillis(getLong(S3_API_CALL_TIMEOUT_MS)),
-        Duration.ofMillis(getLong(S3_ATTEMPT_TIMEOUT_MS)));
+        get(S3_API_CALL_TIMEOUT_MS),
+        get(S3_ATTEMPT_TIMEOUT_MS));
+  }
+
+  public PublicationConfig publicationConfig() {
+    return PublicationConfig.from(values);
+  }
+
+  public CredentialsConfig credentialsConfig() {
+    return CredentialsConfig.from(values, s3Config());
   }
 
   private static String emptyToNull(String value) {
-    return value == null || value.isBlank() ? null : value;
+    return value == null || value.isBlank() ? null : value.trim();
   }
 
   public Builder toBuilder() {
     Builder builder = new Builder();
-    builder.values.putAll(values);
+    builder.values.putAll(given);
     return builder;
   }
 
   /** The keys as a markdown table, for the documentation and {@code --help}. */
   public static String documentation() {
-    return KEYS.documentation() + AuthConfig.documentationRows();
+    return ALL.markdown();
   }
 
-  /** Collects values; {@link #build()} refuses unknown keys. */
+  /** Collects values by key name; {@link #set} refuses unknown names, {@link #build()} invalid values. */
   public static final class Builder {
     private final Map<String, String> values = new LinkedHashMap<>();
 
     public Builder set(String name, String value) {
-      if (AuthConfig.isAuthKey(name)) { // auth.principals.<p>.* and auth.grants.<p> name principals, not fixed keys
-        values.put(name, value);
-        return this;
-      }
-      KEYS.requireKnown(List.of(name));
+      ALL.requireKnown(name);
       values.put(name, value);
       return this;
     }
 
-    public Builder set(Key key, String value) {
+    public Builder set(ConfigKey<?> key, String value) {
       return set(key.name(), value);
     }
 
@@ -212,7 +218,7 @@ public final class CoordinatorConfig {
     }
 
     public Builder topic(String topic) {
-      return set(KAFKA_TOPIC, topic);
+      return set(PublicationConfig.EVENTS_TOPIC, topic);
     }
 
     /** Sets every {@code s3.*} key from an S3 configuration (tests hand over their s3proxy settings this way). */
@@ -228,19 +234,21 @@ public final class CoordinatorConfig {
       return this;
     }
 
-    public Builder load(Path propertiesFile) throws IOException {
-      Properties properties = new Properties();
-      try (Reader reader = Files.newBufferedReader(propertiesFile)) {
-        properties.load(reader);
-      }
-      for (String name : properties.stringPropertyNames()) {
-        set(name, properties.getProperty(name));
-      }
+    /** Every key of a properties file (unknown keys are refused). */
+    public Builder load(Path propertiesFile) {
+      ConfigCommandLine.load(propertiesFile).forEach(this::set);
       return this;
     }
 
+    /**
+     * Parses and checks every value.
+     *
+     * @throws IllegalArgumentException naming the key whose value is not accepted
+     */
     public CoordinatorConfig build() {
-      return new CoordinatorConfig(values);
+      Config parsed = ALL.parse(values);
+      AuthConfig.from(parsed); // principals, grants and secrets are checked together
+      return new CoordinatorConfig(parsed, values);
     }
   }
 }

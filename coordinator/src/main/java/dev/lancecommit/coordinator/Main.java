@@ -1,8 +1,7 @@
 package dev.lancecommit.coordinator;
 
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import dev.lancecommit.config.ConfigCommandLine;
+import java.io.PrintStream;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -11,12 +10,16 @@ import java.util.concurrent.CountDownLatch;
  * starts an embedded Kafka broker.
  */
 public final class Main {
+  static final String DESCRIPTION = "The Lance commit coordinator. With no options it serves on port 9101, keeps "
+      + "its warehouse in ./warehouse and starts an embedded Kafka broker; any configuration key below can be given "
+      + "as --<key> VALUE (e.g. --port 0 --warehouse s3://bucket/wh --kafka host:9092).";
+
   private Main() {}
 
   public static void main(String[] args) throws Exception {
     CoordinatorConfig config;
     try {
-      config = parse(args);
+      config = parse(args, System.out);
     } catch (IllegalArgumentException e) {
       System.err.println("error: " + e.getMessage());
       System.err.println("Run with --help for the options.");
@@ -42,49 +45,24 @@ public final class Main {
     stopped.await();
   }
 
-  /** The configuration the arguments ask for, or null when they ask for help (which is printed). */
-  static CoordinatorConfig parse(String[] args) throws java.io.IOException {
-    Map<String, String> options = new LinkedHashMap<>();
-    Path configFile = null;
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (arg.equals("--help") || arg.equals("-h")) {
-        System.out.println(usage());
-        return null;
-      }
-      if (!arg.startsWith("--")) {
-        throw new IllegalArgumentException("Unexpected argument '" + arg + "'");
-      }
-      String name = arg.substring(2);
-      String value;
-      int eq = name.indexOf('=');
-      if (eq >= 0) {
-        value = name.substring(eq + 1);
-        name = name.substring(0, eq);
-      } else {
-        if (i + 1 >= args.length) {
-          throw new IllegalArgumentException("Option --" + name + " needs a value");
-        }
-        value = args[++i];
-      }
-      if (name.equals("config")) {
-        configFile = Path.of(value);
-      } else {
-        options.put(name, value);
-      }
+  /**
+   * The configuration the arguments ask for ({@code --config FILE} first, options over it), or null when they ask for
+   * help, which is printed to {@code out}.
+   *
+   * @throws IllegalArgumentException naming the option or key that is wrong
+   */
+  static CoordinatorConfig parse(String[] args, PrintStream out) {
+    ConfigCommandLine commandLine = commandLine();
+    if (!commandLine.parse(out, args)) {
+      return null;
     }
     CoordinatorConfig.Builder builder = CoordinatorConfig.builder();
-    if (configFile != null) {
-      builder.load(configFile);
-    }
-    options.forEach(builder::set);
+    commandLine.values().forEach(builder::set);
     return builder.build();
   }
 
-  static String usage() {
-    return "Usage: java -jar coordinator/target/coordinator.jar [--port N] [--warehouse URI] "
-        + "[--kafka BOOTSTRAP|embedded|none] [--config FILE] [--<key> VALUE]\n\n"
-        + "Configuration keys (a --config properties file may set any of them; command-line options win):\n\n"
-        + CoordinatorConfig.documentation();
+  static ConfigCommandLine commandLine() {
+    return new ConfigCommandLine("java -jar coordinator/target/coordinator.jar", DESCRIPTION, null,
+        CoordinatorConfig.keys());
   }
 }

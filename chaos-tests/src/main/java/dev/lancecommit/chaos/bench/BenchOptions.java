@@ -1,54 +1,47 @@
 package dev.lancecommit.chaos.bench;
 
+import static org.apache.kafka.common.config.ConfigDef.Range.atLeast;
+
+import dev.lancecommit.config.Config;
+import dev.lancecommit.config.ConfigCommandLine;
+import dev.lancecommit.config.ConfigKey;
+import dev.lancecommit.config.ConfigKeys;
+import java.io.PrintStream;
 import java.util.Locale;
 
-/** Command-line options of {@link CommitBenchmark}. */
+/** Command-line options of {@link CommitBenchmark}, each a configuration key given as {@code --<key> VALUE}. */
 record BenchOptions(int writers, int seconds, int rowsPerCommit, String store, String warehouse, String kafka,
     String mode) {
 
-  static final String USAGE = """
-      CommitBenchmark: N concurrent writers append to one table for a fixed time, through the coordinator (HTTP
-      CommitTable) and directly through Lance's own commit loop (CommitBuilder), on the same kind of store.
+  private static final ConfigKeys KEYS = new ConfigKeys();
+  static final ConfigKey<Integer> WRITERS = KEYS.integer("writers", 16, atLeast(1), "Concurrent writer threads.");
+  static final ConfigKey<Integer> SECONDS = KEYS.integer("seconds", 30, atLeast(1), "Duration of each run.");
+  static final ConfigKey<Integer> ROWS_PER_COMMIT = KEYS.integer("rows-per-commit", 100, atLeast(1),
+      "Rows in the data file of each commit.");
+  static final ConfigKey<String> STORE = KEYS.string("store", "local", ConfigKeys.oneOf("local", "s3proxy"),
+      "Where both tables live (s3proxy starts one in-process).");
+  static final ConfigKey<String> WAREHOUSE = KEYS.string("warehouse", "",
+      "Coordinator warehouse; empty: a temp dir, or s3://<bucket>/bench-coordinator.");
+  static final ConfigKey<String> KAFKA = KEYS.string("kafka", "embedded", null,
+      "Coordinator events: embedded, none, or host:port.");
+  static final ConfigKey<String> MODE = KEYS.string("mode", "both", ConfigKeys.oneOf("both", "coordinator", "lance"),
+      "Which runs: both, through the coordinator only, or through Lance's own commit loop only.");
 
-      Options:
-        --writers N           concurrent writer threads (default 16)
-        --seconds S           duration of each run (default 30)
-        --rows-per-commit R   rows in the data file of each commit (default 100)
-        --store local|s3proxy where both tables live (default local; s3proxy starts one in-process)
-        --warehouse URI       coordinator warehouse (default: a temp dir, or s3://<bucket>/bench-coordinator)
-        --kafka K             coordinator events: embedded (default), none, or host:port
-        --mode both|coordinator|lance   which runs (default both)
-      """;
+  static final String DESCRIPTION = "N concurrent writers append to one table for a fixed time, through the "
+      + "coordinator (HTTP CommitTable) and directly through Lance's own commit loop (CommitBuilder), on the same "
+      + "kind of store.";
 
-  static BenchOptions parse(String[] args) {
-    int writers = 16;
-    int seconds = 30;
-    int rows = 100;
-    String store = "local";
-    String warehouse = null;
-    String kafka = "embedded";
-    String mode = "both";
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (arg.equals("--help") || arg.equals("-h")) {
-        throw new IllegalArgumentException("");
-      }
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException("option " + arg + " needs a value");
-      }
-      String value = args[++i];
-      switch (arg) {
-        case "--writers" -> writers = positive(arg, value);
-        case "--seconds" -> seconds = positive(arg, value);
-        case "--rows-per-commit" -> rows = positive(arg, value);
-        case "--store" -> store = oneOf(arg, value, "local", "s3proxy");
-        case "--warehouse" -> warehouse = value;
-        case "--kafka" -> kafka = value;
-        case "--mode" -> mode = oneOf(arg, value, "both", "coordinator", "lance");
-        default -> throw new IllegalArgumentException("unknown option " + arg);
-      }
+  /** The options {@code args} ask for, or null when they ask for help (printed to {@code out}). */
+  static BenchOptions parse(String[] args, PrintStream out) {
+    ConfigCommandLine commandLine = new ConfigCommandLine("CommitBenchmark", DESCRIPTION, null, KEYS);
+    if (!commandLine.parse(out, args)) {
+      return null;
     }
-    return new BenchOptions(writers, seconds, rows, store, warehouse, kafka, mode);
+    Config values = KEYS.parse(commandLine.values());
+    String warehouse = values.get(WAREHOUSE);
+    return new BenchOptions(values.get(WRITERS), values.get(SECONDS), values.get(ROWS_PER_COMMIT),
+        values.get(STORE).trim().toLowerCase(Locale.ROOT), warehouse.isBlank() ? null : warehouse,
+        values.get(KAFKA), values.get(MODE).trim().toLowerCase(Locale.ROOT));
   }
 
   boolean runCoordinator() {
@@ -57,28 +50,5 @@ record BenchOptions(int writers, int seconds, int rowsPerCommit, String store, S
 
   boolean runLance() {
     return !mode.equals("coordinator");
-  }
-
-  private static int positive(String option, String value) {
-    try {
-      int n = Integer.parseInt(value);
-      if (n > 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(option + " needs a positive whole number, got '" + value + "'");
-  }
-
-  private static String oneOf(String option, String value, String... allowed) {
-    String v = value.toLowerCase(Locale.ROOT);
-    for (String a : allowed) {
-      if (a.equals(v)) {
-        return v;
-      }
-    }
-    throw new IllegalArgumentException(option + " must be one of " + String.join("|", allowed) + ", got '" + value
-        + "'");
   }
 }

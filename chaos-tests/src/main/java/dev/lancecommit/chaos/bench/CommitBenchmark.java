@@ -62,14 +62,15 @@ public final class CommitBenchmark {
     quietLogging();
     BenchOptions options;
     try {
-      options = BenchOptions.parse(args);
+      options = BenchOptions.parse(args, System.out);
     } catch (IllegalArgumentException e) {
-      if (!e.getMessage().isEmpty()) {
-        System.err.println(e.getMessage());
-      }
-      System.err.print(BenchOptions.USAGE);
+      System.err.println("error: " + e.getMessage());
+      System.err.println("Run with --help for the options.");
       System.exit(2);
       return;
+    }
+    if (options == null) {
+      return; // --help
     }
     Path workDir = Files.createTempDirectory("lcc-bench-");
     int status = 0;

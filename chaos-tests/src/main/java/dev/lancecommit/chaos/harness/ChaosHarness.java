@@ -62,14 +62,15 @@ public final class ChaosHarness {
     quietLogging();
     ChaosOptions options;
     try {
-      options = ChaosOptions.parse(args);
+      options = ChaosOptions.parse(args, System.out);
     } catch (IllegalArgumentException e) {
-      if (!e.getMessage().isEmpty()) {
-        System.err.println("error: " + e.getMessage());
-      }
-      System.err.print(ChaosOptions.USAGE);
+      System.err.println("error: " + e.getMessage());
+      System.err.println("Run with --help for the options.");
       System.exit(2);
       return;
+    }
+    if (options == null) {
+      return; // --help
     }
     ChaosReport report;
     try {
@@ -106,7 +107,7 @@ public final class ChaosHarness {
 
   /** Whether the coordinator on this class path publishes through the event outbox (its keys are registered). */
   public static boolean publicationOutboxWired() {
-    return CoordinatorConfig.keys().stream().anyMatch(k -> k.name().startsWith("publication."));
+    return CoordinatorConfig.keys().keys().stream().anyMatch(k -> k.name().startsWith("publication."));
   }
 
   private ChaosReport execute() throws Exception {
@@ -134,7 +135,7 @@ public final class ChaosHarness {
     warmUpLance();
     kafkaStarted.join();
     String bootstrap = kafka.bootstrapServers();
-    String topic = CoordinatorConfig.KAFKA_TOPIC.defaultValue();
+    String topic = CoordinatorConfig.defaults().publicationConfig().eventsTopic();
     log("Kafka at " + bootstrap);
 
     String warehouse = s3 != null ? s3.uri("warehouse-" + Long.toUnsignedString(options.seed()))

@@ -1,37 +1,64 @@
 package dev.lancecommit.chaos.harness;
 
+import static org.apache.kafka.common.config.ConfigDef.Range.atLeast;
+
+import dev.lancecommit.config.Config;
+import dev.lancecommit.config.ConfigCommandLine;
+import dev.lancecommit.config.ConfigKey;
+import dev.lancecommit.config.ConfigKeys;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 
-/** Settings of one chaos run. Build with {@link #builder()} or parse the command line with {@link #parse}. */
+/**
+ * Settings of one chaos run, each a configuration key ({@link #keys()}) given on the command line as
+ * {@code --<key> VALUE}. Build with {@link #builder()} or parse the command line with {@link #parse}.
+ */
 public final class ChaosOptions {
 
   /** Where the coordinator keeps its warehouse (and the writers their data). */
   public enum Store { S3, LOCAL }
 
-  static final String USAGE = """
-      ChaosHarness: concurrent Lance writers commit appends, deletes, updates, compactions and index builds through
-      a coordinator running as a separate process, while the coordinator is killed with kill -9 and restarted,
-      S3 misbehaves behind a fault proxy and the Kafka broker stops and starts. Afterwards the table histories, the
-      rows, stock Lance readability and the commit events are checked against the harness's own record.
+  private static final ConfigKeys KEYS = new ConfigKeys();
+  public static final ConfigKey<Integer> WRITERS = KEYS.integer("writers", 6, atLeast(1),
+      "Concurrent writer threads.");
+  public static final ConfigKey<Integer> TABLES = KEYS.integer("tables", 2, atLeast(1), "Tables written.");
+  public static final ConfigKey<Integer> SECONDS = KEYS.integer("seconds", 60, atLeast(1),
+      "How long writers start new commits.");
+  public static final ConfigKey<Long> SEED = KEYS.longInteger("seed", null, null,
+      "Seed of every random choice; not set: time based (printed, so a run can be repeated).");
+  public static final ConfigKey<String> FAULTS = KEYS.string("faults", "", ConfigDef.LambdaValidator.with(
+      (name, value) -> {
+        try {
+          FaultKind.parseList((String) value);
+        } catch (IllegalArgumentException e) {
+          throw new ConfigException(name, value, e.getMessage());
+        }
+      }, () -> "a comma list of kill, s3, kafka, or all, or none"),
+      "Faults injected; empty: all with --store s3, kill,kafka with --store local.");
+  public static final ConfigKey<String> STORE = KEYS.string("store", "s3", ConfigKeys.oneOf("s3", "s3proxy", "local"),
+      "s3 = s3proxy in-process behind the fault proxy; local = a temp dir (no S3 faults possible).");
+  public static final ConfigKey<Integer> SETTLE_SECONDS = KEYS.integer("settle-seconds", 180, atLeast(1),
+      "After the run, how long a writer may keep resubmitting an unknown outcome.");
+  public static final ConfigKey<Integer> EVENT_WAIT_SECONDS = KEYS.integer("event-wait-seconds", 120, atLeast(1),
+      "How long to wait for every version's event after the run.");
+  public static final ConfigKey<String> COORDINATOR_JAR = KEYS.string("coordinator-jar", "",
+      "Run the coordinator with java -jar PATH instead of this JVM's class path.");
+  public static final ConfigKey<String> WORK_DIR = KEYS.string("work-dir", "",
+      "Where logs, the Kafka data and a local warehouse go; empty: a new temp dir.");
+  public static final ConfigKey<Boolean> KEEP = KEYS.bool("keep", false,
+      "Keep the work dir (it is kept anyway when a check fails).");
 
-      Options:
-        --writers N            concurrent writer threads (default 6)
-        --tables N             tables written (default 2)
-        --seconds S            how long writers start new commits (default 60)
-        --seed N               seed of every random choice (default: time based, printed)
-        --faults LIST          comma list of kill,s3,kafka, or all, or none (default all)
-        --store s3|local       s3 = s3proxy in-process behind the fault proxy (default); local = a temp dir
-                               (no S3 faults possible)
-        --settle-seconds S     after the run, how long a writer may keep resubmitting an unknown outcome (default 180)
-        --event-wait-seconds S how long to wait for every version's event after the run (default 120)
-        --coordinator-jar PATH run the coordinator with java -jar PATH instead of this JVM's class path
-        --work-dir DIR         where logs, the Kafka data and a local warehouse go (default: a new temp dir)
-        --keep                 keep the work dir (it is kept anyway when a check fails)
-      """;
+  static final String DESCRIPTION = "Concurrent Lance writers commit appends, deletes, updates, compactions and "
+      + "index builds through a coordinator running as a separate process, while the coordinator is killed with "
+      + "kill -9 and restarted, S3 misbehaves behind a fault proxy and the Kafka broker stops and starts. "
+      + "Afterwards the table histories, the rows, stock Lance readability and the commit events are checked "
+      + "against the harness's own record.";
 
   private final int writers;
   private final int tables;
@@ -62,51 +89,63 @@ public final class ChaosOptions {
     }
   }
 
+  /** The harness's keys. */
+  public static ConfigKeys keys() {
+    return KEYS;
+  }
+
   public static Builder builder() {
     return new Builder();
   }
 
+  /** The command line of the harness. */
+  static ConfigCommandLine parser() {
+    return new ConfigCommandLine("ChaosHarness", DESCRIPTION, null, KEYS);
+  }
+
   /**
-   * Parses command-line options. With {@code --faults} left out, {@code all} is used for the S3 store and
-   * {@code kill,kafka} for the local one.
+   * Parses command-line options; null when they ask for help, which is printed to {@code out}. With
+   * {@code --faults} left out, {@code all} is used for the S3 store and {@code kill,kafka} for the local one.
    *
-   * @throws IllegalArgumentException naming the bad option; empty message for {@code --help}
+   * @throws IllegalArgumentException naming the bad option
    */
-  public static ChaosOptions parse(String[] args) {
-    Builder b = builder();
-    boolean faultsGiven = false;
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (arg.equals("--help") || arg.equals("-h")) {
-        throw new IllegalArgumentException("");
-      }
-      if (arg.equals("--keep")) {
-        b.keepWorkDir(true);
-        continue;
-      }
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException("option " + arg + " needs a value");
-      }
-      String value = args[++i];
-      switch (arg) {
-        case "--writers" -> b.writers(positive(arg, value));
-        case "--tables" -> b.tables(positive(arg, value));
-        case "--seconds" -> b.seconds(positive(arg, value));
-        case "--seed" -> b.seed(parseLong(arg, value));
-        case "--faults" -> {
-          b.faults(FaultKind.parseList(value));
-          faultsGiven = true;
-        }
-        case "--store" -> b.store(parseStore(value));
-        case "--settle-seconds" -> b.settleSeconds(positive(arg, value));
-        case "--event-wait-seconds" -> b.eventWaitSeconds(positive(arg, value));
-        case "--coordinator-jar" -> b.coordinatorJar(Path.of(value));
-        case "--work-dir" -> b.workDir(Path.of(value));
-        default -> throw new IllegalArgumentException("unknown option " + arg);
-      }
+  public static ChaosOptions parse(String[] args, PrintStream out) {
+    ConfigCommandLine commandLine = parser();
+    if (!commandLine.parse(out, args)) {
+      return null;
     }
-    if (!faultsGiven && b.store == Store.LOCAL) {
+    return from(KEYS.parse(commandLine.values()));
+  }
+
+  /** {@link #parse(String[], PrintStream)} printing help to standard output. */
+  public static ChaosOptions parse(String[] args) {
+    return parse(args, System.out);
+  }
+
+  /** The options the keys describe. */
+  static ChaosOptions from(Config values) {
+    Builder b = builder()
+        .writers(values.get(WRITERS))
+        .tables(values.get(TABLES))
+        .seconds(values.get(SECONDS))
+        .store(parseStore(values.get(STORE)))
+        .settleSeconds(values.get(SETTLE_SECONDS))
+        .eventWaitSeconds(values.get(EVENT_WAIT_SECONDS))
+        .keepWorkDir(values.get(KEEP));
+    if (values.get(SEED) != null) {
+      b.seed(values.get(SEED));
+    }
+    String faults = values.get(FAULTS);
+    if (!faults.isBlank()) {
+      b.faults(FaultKind.parseList(faults));
+    } else if (b.store == Store.LOCAL) {
       b.faults(EnumSet.of(FaultKind.KILL, FaultKind.KAFKA));
+    }
+    if (!values.get(COORDINATOR_JAR).isBlank()) {
+      b.coordinatorJar(Path.of(values.get(COORDINATOR_JAR)));
+    }
+    if (!values.get(WORK_DIR).isBlank()) {
+      b.workDir(Path.of(values.get(WORK_DIR)));
     }
     return b.build();
   }
@@ -171,46 +210,23 @@ public final class ChaosOptions {
   }
 
   private static Store parseStore(String value) {
-    return switch (value.toLowerCase(Locale.ROOT)) {
-      case "s3", "s3proxy" -> Store.S3;
-      case "local" -> Store.LOCAL;
-      default -> throw new IllegalArgumentException("--store must be s3 or local, got '" + value + "'");
-    };
+    return value.trim().equalsIgnoreCase("local") ? Store.LOCAL : Store.S3; // the key accepts s3, s3proxy, local
   }
 
-  private static int positive(String option, String value) {
-    try {
-      int n = Integer.parseInt(value.trim());
-      if (n > 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(option + " needs a positive whole number, got '" + value + "'");
-  }
-
-  private static long parseLong(String option, String value) {
-    try {
-      return Long.parseLong(value.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(option + " needs a whole number, got '" + value + "'");
-    }
-  }
-
-  /** Defaults: 6 writers, 2 tables, 60 s, a time-based seed, every fault, the S3 store. */
+  /** Defaults: the keys' (every fault, the S3 store), a time-based seed. */
   public static final class Builder {
-    private int writers = 6;
-    private int tables = 2;
-    private int seconds = 60;
+    private static final Config DEFAULTS = KEYS.defaults();
+    private int writers = DEFAULTS.get(WRITERS);
+    private int tables = DEFAULTS.get(TABLES);
+    private int seconds = DEFAULTS.get(SECONDS);
     private long seed = System.currentTimeMillis();
     private Set<FaultKind> faults = EnumSet.allOf(FaultKind.class);
-    private Store store = Store.S3;
-    private int settleSeconds = 180;
-    private int eventWaitSeconds = 120;
+    private Store store = parseStore(DEFAULTS.get(STORE));
+    private int settleSeconds = DEFAULTS.get(SETTLE_SECONDS);
+    private int eventWaitSeconds = DEFAULTS.get(EVENT_WAIT_SECONDS);
     private Path coordinatorJar;
     private Path workDir;
-    private boolean keepWorkDir;
+    private boolean keepWorkDir = DEFAULTS.get(KEEP);
 
     private Builder() {}
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.lancecommit.coordinator.CoordinatorConfig;
+import dev.lancecommit.coordinator.publication.PublicationConfig;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -23,6 +24,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,12 +50,26 @@ class DeployArtifactsTest {
     CoordinatorConfig config = builder.build();
 
     assertThat(config.get(CoordinatorConfig.WAREHOUSE)).startsWith("s3://");
-    assertThat(config.getInt(CoordinatorConfig.PORT)).isEqualTo(9101);
-    assertThat(config.getInt(CoordinatorConfig.KAFKA_TOPIC_PARTITIONS)).isEqualTo(12);
+    assertThat(config.get(CoordinatorConfig.PORT)).isEqualTo(9101);
+    assertThat(config.get(PublicationConfig.EVENTS_TOPIC_PARTITIONS)).isEqualTo(12);
     // AuthConfig refuses grants to principals without a credential: the secret must cover every grant
     assertThat(config.authConfig().principals()).containsExactlyInAnyOrder("platform", "ingest", "analyst");
     assertThat(config.authConfig().grants().keySet()).containsExactlyInAnyOrder("platform", "ingest", "analyst");
     assertThat(config.credentialsConfig().stsSettings().roleArn()).startsWith("arn:aws:iam::");
+  }
+
+  @Test
+  void everyOptionTheEntrypointPassesIsADocumentedKey() throws IOException {
+    String entrypoint = Files.readString(DEPLOY.resolve("container/entrypoint.sh"));
+    Matcher option = Pattern.compile("--([a-z0-9][a-z0-9.$-]*)").matcher(entrypoint);
+    Set<String> names = new TreeSet<>();
+    while (option.find()) {
+      names.add(option.group(1).replace("$name", "ingest"));
+    }
+    names.remove("add-opens"); // a JVM option
+    names.remove("config");
+    assertThat(names).contains("s3.access-key-id", "auth.principals.ingest.token", "auth.principals.ingest.api-key");
+    assertThat(names).allSatisfy(name -> assertThat(CoordinatorConfig.keys().accepts(name)).as(name).isTrue());
   }
 
   @Test

@@ -39,15 +39,26 @@ class ChaosOptionsTest {
   }
 
   @Test
+  void theDocumentedTenMinuteRunParsesAndHelpListsEveryKey() {
+    ChaosOptions options = ChaosOptions.parse(new String[] {"--seconds", "600", "--faults", "kill,s3,kafka",
+        "--store", "s3"});
+    assertThat(options.seconds()).isEqualTo(600);
+    assertThat(options.faults()).containsExactlyInAnyOrder(FaultKind.values());
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    assertThat(ChaosOptions.parse(new String[] {"--help"}, new java.io.PrintStream(out, true))).isNull();
+    assertThat(out.toString()).contains(ChaosOptions.keys().markdown()).contains("--config");
+  }
+
+  @Test
   void refusesBadOptionsNamingThem() {
     assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--faults", "kill,disk"}))
         .hasMessageContaining("disk");
     assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--store", "local", "--faults", "s3"}))
         .hasMessageContaining("--store s3");
     assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--writers", "0"}))
-        .hasMessageContaining("--writers");
+        .hasMessageContaining("writers").hasMessageContaining("at least 1");
     assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--seconds"}))
-        .hasMessageContaining("needs a value");
+        .hasMessageContaining("--seconds");
     assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--color", "red"}))
         .hasMessageContaining("--color");
   }

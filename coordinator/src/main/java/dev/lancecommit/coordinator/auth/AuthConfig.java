@@ -1,15 +1,17 @@
 package dev.lancecommit.coordinator.auth;
 
+import dev.lancecommit.config.Config;
+import dev.lancecommit.config.ConfigKey;
+import dev.lancecommit.config.ConfigKeys;
+import dev.lancecommit.config.ConfigurationException;
+import dev.lancecommit.config.KeyFamily;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The {@code auth.*} configuration keys and the {@link AccessControl} they describe.
@@ -29,32 +31,24 @@ import java.util.regex.Pattern;
  */
 public final class AuthConfig {
   public static final String PREFIX = "auth.";
-  public static final String ENABLED = "auth.enabled";
-  public static final String PRINCIPALS_PREFIX = "auth.principals.";
-  public static final String GRANTS_PREFIX = "auth.grants.";
-  public static final String API_KEY_SUFFIX = ".api-key";
-  public static final String TOKEN_SUFFIX = ".token";
+  private static final String PRINCIPAL = "([A-Za-z0-9][A-Za-z0-9._@-]{0,127})";
 
-  /** A documented key (names with {@code <principal>} are patterns). */
-  public record KeyDoc(String name, String defaultValue, String doc) {}
+  private static final ConfigKeys KEYS = new ConfigKeys();
 
-  public static final List<KeyDoc> KEYS = List.of(
-      new KeyDoc(ENABLED, "false",
-          "Require credentials (x-api-key or Authorization: Bearer) on every request and enforce grants. false keeps "
-              + "the API open; commits then record the actor 'anonymous'."),
-      new KeyDoc(PRINCIPALS_PREFIX + "<principal>" + API_KEY_SUFFIX, "",
-          "API key of a principal, accepted in the x-api-key header. The principal's name is the commit actor."),
-      new KeyDoc(PRINCIPALS_PREFIX + "<principal>" + TOKEN_SUFFIX, "",
-          "Bearer token of a principal, accepted in Authorization: Bearer <token>."),
-      new KeyDoc(GRANTS_PREFIX + "<principal>", "",
-          "Comma-separated grants <id>:<read|write|commit|admin>, id parts joined by $ ($ alone = root), e.g. "
-              + "sales:commit,sales$orders:read. A grant covers everything below the id; admin implies all, write and "
-              + "commit imply read."));
-
-  private static final Pattern PRINCIPAL_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,127}");
-  private static final Pattern SECRET_KEY =
-      Pattern.compile(Pattern.quote(PRINCIPALS_PREFIX) + "(.+)(" + Pattern.quote(API_KEY_SUFFIX) + "|"
-          + Pattern.quote(TOKEN_SUFFIX) + ")");
+  public static final ConfigKey<Boolean> ENABLED = KEYS.bool("auth.enabled", false,
+      "Require credentials (x-api-key or Authorization: Bearer) on every request and enforce grants. false keeps "
+          + "the API open; commits then record the actor 'anonymous'.");
+  public static final KeyFamily API_KEYS = KEYS.secretFamily("auth.principals.<principal>.api-key",
+      "auth\\.principals\\." + PRINCIPAL + "\\.api-key",
+      "API key of a principal, accepted in the x-api-key header. The principal's name (letters, digits, '.', '_', "
+          + "'@', '-') is the commit actor.");
+  public static final KeyFamily TOKENS = KEYS.secretFamily("auth.principals.<principal>.token",
+      "auth\\.principals\\." + PRINCIPAL + "\\.token",
+      "Bearer token of a principal, accepted in Authorization: Bearer <token>.");
+  public static final KeyFamily GRANTS = KEYS.family("auth.grants.<principal>", "auth\\.grants\\." + PRINCIPAL, "",
+      "Comma-separated grants <id>:<read|write|commit|admin>, id parts joined by $ ($ alone = root), e.g. "
+          + "sales:commit,sales$orders:read. A grant covers everything below the id; admin implies all, write and "
+          + "commit imply read.");
 
   private final boolean enabled;
   private final Map<String, String> apiKeys;
@@ -69,6 +63,11 @@ public final class AuthConfig {
     this.grants = Map.copyOf(grants);
   }
 
+  /** The {@code auth.*} keys and key families. */
+  public static ConfigKeys keys() {
+    return KEYS;
+  }
+
   /** Authentication off: the default. */
   public static AuthConfig disabled() {
     return new AuthConfig(false, Map.of(), Map.of(), Map.of());
@@ -76,15 +75,7 @@ public final class AuthConfig {
 
   /** True for names of the documented form ({@code auth.enabled}, principal secrets and grants). */
   public static boolean isAuthKey(String name) {
-    if (name.equals(ENABLED)) {
-      return true;
-    }
-    Matcher secret = SECRET_KEY.matcher(name);
-    if (secret.matches()) {
-      return PRINCIPAL_NAME.matcher(secret.group(1)).matches();
-    }
-    return name.startsWith(GRANTS_PREFIX)
-        && PRINCIPAL_NAME.matcher(name.substring(GRANTS_PREFIX.length())).matches();
+    return KEYS.accepts(name);
   }
 
   /**
@@ -94,56 +85,44 @@ public final class AuthConfig {
    *     principal, a shared secret, or {@code auth.enabled=true} without any principal
    */
   public static AuthConfig parse(Map<String, String> properties) {
-    boolean enabled = false;
-    Map<String, String> apiKeys = new TreeMap<>();
-    Map<String, String> tokens = new TreeMap<>();
+    Map<String, String> auth = new TreeMap<>();
+    properties.forEach((name, value) -> {
+      if (name.startsWith(PREFIX)) {
+        auth.put(name, value == null ? "" : value);
+      }
+    });
+    return from(KEYS.parse(auth));
+  }
+
+  /**
+   * Reads the auth keys from a configuration that includes them (the coordinator's).
+   *
+   * @throws IllegalArgumentException for a bad grant, a grant for an undefined principal, a shared secret, or
+   *     {@code auth.enabled=true} without any principal
+   */
+  public static AuthConfig from(Config config) {
+    boolean enabled = config.get(ENABLED);
+    Map<String, String> apiKeys = config.family(API_KEYS);
+    Map<String, String> tokens = config.family(TOKENS);
     Map<String, List<Grant>> grants = new TreeMap<>();
-    for (Map.Entry<String, String> entry : new TreeMap<>(properties).entrySet()) {
-      String name = entry.getKey();
-      String value = entry.getValue() == null ? "" : entry.getValue();
-      if (!name.startsWith(PREFIX)) {
-        continue;
-      }
-      if (!isAuthKey(name)) {
-        throw new IllegalArgumentException("Unknown configuration key '" + name + "'. Known auth keys: "
-            + KEYS.stream().map(KeyDoc::name).toList() + " (principal names: letters, digits, '.', '_', '@', '-')");
-      }
-      if (name.equals(ENABLED)) {
-        enabled = parseBoolean(name, value);
-        continue;
-      }
-      Matcher secret = SECRET_KEY.matcher(name);
-      if (secret.matches()) {
-        String principal = secret.group(1);
-        (secret.group(2).equals(API_KEY_SUFFIX) ? apiKeys : tokens).put(principal, value);
-        continue;
-      }
-      grants.put(name.substring(GRANTS_PREFIX.length()), parseGrants(name, value));
-    }
+    config.family(GRANTS).forEach((principal, value) ->
+        grants.put(principal, parseGrants("auth.grants." + principal, value == null ? "" : value)));
     Set<String> principals = new TreeSet<>(apiKeys.keySet());
     principals.addAll(tokens.keySet());
     for (String principal : grants.keySet()) {
       if (!principals.contains(principal)) {
-        throw new IllegalArgumentException("Configuration key " + GRANTS_PREFIX + principal
-            + " grants to principal '" + principal + "', which has no " + PRINCIPALS_PREFIX + principal
-            + API_KEY_SUFFIX + " or " + TOKEN_SUFFIX);
+        throw new ConfigurationException("auth.grants." + principal, "Configuration key auth.grants." + principal
+            + " grants to principal '" + principal + "', which has no auth.principals." + principal
+            + ".api-key or .token");
       }
     }
     if (enabled && principals.isEmpty()) {
-      throw new IllegalArgumentException(ENABLED + "=true but no principal is configured: add "
-          + PRINCIPALS_PREFIX + "<name>" + API_KEY_SUFFIX + " or " + TOKEN_SUFFIX);
+      throw new ConfigurationException(ENABLED.name(), ENABLED.name() + "=true but no principal is configured: add "
+          + "auth.principals.<name>.api-key or .token");
     }
-    AuthConfig config = new AuthConfig(enabled, apiKeys, tokens, grants);
-    config.authenticator(); // validates the secrets even when disabled
-    return config;
-  }
-
-  private static boolean parseBoolean(String name, String value) {
-    String v = value.trim().toLowerCase(Locale.ROOT);
-    if (!v.equals("true") && !v.equals("false")) {
-      throw new IllegalArgumentException("Configuration key " + name + " needs true or false, got '" + value + "'");
-    }
-    return Boolean.parseBoolean(v);
+    AuthConfig auth = new AuthConfig(enabled, apiKeys, tokens, grants);
+    auth.authenticator(); // validates the secrets even when disabled
+    return auth;
   }
 
   private static List<Grant> parseGrants(String name, String value) {
@@ -158,7 +137,7 @@ public final class AuthConfig {
       try {
         out.add(Grant.parse(item));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("Configuration key " + name + ": " + e.getMessage(), e);
+        throw new ConfigurationException(name, "Configuration key " + name + ": " + e.getMessage(), e);
       }
     }
     return out;
@@ -192,16 +171,6 @@ public final class AuthConfig {
       throw new IllegalArgumentException("Invalid auth configuration: " + e.getMessage(), e);
     }
     return builder.build();
-  }
-
-  /** The keys as markdown table rows (no header), for {@code CoordinatorConfig.documentation()}. */
-  public static String documentationRows() {
-    StringBuilder out = new StringBuilder();
-    for (KeyDoc key : KEYS) {
-      out.append("| `").append(key.name()).append("` | `").append(key.defaultValue()).append("` | ")
-          .append(key.doc()).append(" |\n");
-    }
-    return out.toString();
   }
 
   @Override

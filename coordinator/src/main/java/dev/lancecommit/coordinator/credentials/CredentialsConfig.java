@@ -1,14 +1,18 @@
 package dev.lancecommit.coordinator.credentials;
 
-import dev.lancecommit.coordinator.config.ConfigKeys;
-import dev.lancecommit.coordinator.config.ConfigKeys.Key;
-import dev.lancecommit.coordinator.config.ConfigValues;
+import static org.apache.kafka.common.config.ConfigDef.Range.atLeast;
+import static org.apache.kafka.common.config.ConfigDef.Range.between;
+
+import dev.lancecommit.config.Config;
+import dev.lancecommit.config.ConfigKey;
+import dev.lancecommit.config.ConfigKeys;
 import dev.lancecommit.coordinator.storage.S3Config;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
@@ -16,8 +20,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /**
  * The {@code credentials.*} configuration keys (credential vending for DescribeTable/DeclareTable) and the vendor
- * they select. The keys are {@link ConfigKeys.Key}s so they can be registered with the coordinator's
- * configuration, which reads them ({@code CoordinatorConfig.credentialsConfig()}).
+ * they select; the coordinator's configuration includes {@link #keys()}.
  */
 public final class CredentialsConfig {
 
@@ -26,79 +29,76 @@ public final class CredentialsConfig {
 
   private static final ConfigKeys KEYS = new ConfigKeys();
 
-  public static final Key MODE = key("credentials.mode", "none",
+  public static final ConfigKey<String> MODE = KEYS.string("credentials.mode", "none",
+      ConfigKeys.oneOf("none", "static", "sts"),
       "Credential vending in DescribeTable/DeclareTable storage_options: 'none' (writers bring their own), 'sts' "
           + "(AssumeRole with a per-table session policy: data files writable, final manifests denied) or "
           + "'static' (hands out credentials.static.* keys to everyone; cannot deny manifest writes, for stores "
           + "without STS and trusted writers only).");
-  public static final Key CLIENT_ENDPOINT = key("credentials.client-endpoint", "",
+  public static final ConfigKey<String> CLIENT_ENDPOINT = KEYS.string("credentials.client-endpoint", "",
       "S3 endpoint handed to clients as aws_endpoint; empty = s3.endpoint (empty too = AWS S3).");
-  public static final Key STATIC_ACCESS_KEY_ID = key("credentials.static.access-key-id", "",
+  public static final ConfigKey<String> STATIC_ACCESS_KEY_ID = KEYS.string("credentials.static.access-key-id", "",
       "Access key handed out in static mode (required there).");
-  public static final Key STATIC_SECRET_ACCESS_KEY = key("credentials.static.secret-access-key", "",
+  public static final ConfigKey<String> STATIC_SECRET_ACCESS_KEY = KEYS.secret("credentials.static.secret-access-key",
       "Secret key handed out in static mode (required there).");
-  public static final Key STS_ENDPOINT = key("credentials.sts.endpoint", "",
+  public static final ConfigKey<String> STS_ENDPOINT = KEYS.string("credentials.sts.endpoint", "",
       "STS endpoint; empty = s3.endpoint when set (S3-compatible stores such as SeaweedFS serve STS on the S3 "
           + "port), otherwise AWS's regional STS.");
-  public static final Key STS_REGION = key("credentials.sts.region", "",
+  public static final ConfigKey<String> STS_REGION = KEYS.string("credentials.sts.region", "",
       "Region of STS calls and of the aws_region handed out; empty = s3.region.");
-  public static final Key STS_ROLE_ARN = key("credentials.sts.role-arn", "",
+  public static final ConfigKey<String> STS_ROLE_ARN = KEYS.string("credentials.sts.role-arn", "",
       "Role the coordinator assumes for every session (required in sts mode); its trust policy must allow the "
           + "coordinator's principal and its permissions must cover the warehouse's tables.");
-  public static final Key STS_ACCESS_KEY_ID = key("credentials.sts.access-key-id", "",
+  public static final ConfigKey<String> STS_ACCESS_KEY_ID = KEYS.string("credentials.sts.access-key-id", "",
       "Access key that signs AssumeRole; empty = the coordinator's s3.* credentials (or the AWS default chain).");
-  public static final Key STS_SECRET_ACCESS_KEY = key("credentials.sts.secret-access-key", "",
+  public static final ConfigKey<String> STS_SECRET_ACCESS_KEY = KEYS.secret("credentials.sts.secret-access-key",
       "Secret key that signs AssumeRole.");
-  public static final Key STS_SESSION_TOKEN = key("credentials.sts.session-token", "",
+  public static final ConfigKey<String> STS_SESSION_TOKEN = KEYS.secret("credentials.sts.session-token",
       "Session token of the AssumeRole signing credentials, if they are temporary.");
-  public static final Key STS_DURATION_SECONDS = key("credentials.sts.duration-seconds", "3600",
+  public static final ConfigKey<Long> STS_DURATION_SECONDS = KEYS.longInteger("credentials.sts.duration-seconds",
+      3600L, between(900, 43_200),
       "Lifetime of each vended session, 900 to 43200 seconds (the role's maximum session duration caps it).");
-  public static final Key STS_EXTERNAL_ID = key("credentials.sts.external-id", "",
+  public static final ConfigKey<String> STS_EXTERNAL_ID = KEYS.string("credentials.sts.external-id", "",
       "ExternalId sent with AssumeRole when the role's trust policy requires one.");
-  public static final Key STS_REFRESH_FRACTION = key("credentials.sts.refresh-fraction", "0.75",
+  public static final ConfigKey<Double> STS_REFRESH_FRACTION = KEYS.decimal("credentials.sts.refresh-fraction",
+      0.75, ConfigDef.LambdaValidator.with((name, value) -> {
+        double fraction = (Double) value;
+        if (!(fraction > 0 && fraction <= 1)) {
+          throw new ConfigException(name, value, "must be in (0, 1]");
+        }
+      }, () -> "(0, 1]"),
       "Share of a session's lifetime after which a cached session is replaced by a fresh one, in (0, 1].");
-  public static final Key STS_CACHE_MAX_SESSIONS = key("credentials.sts.cache-max-sessions", "10000",
-      "Sessions cached at most (one per principal, table and access mode).");
-  public static final Key STS_API_CALL_TIMEOUT_MS = key("credentials.sts.api-call-timeout.ms", "30000",
+  public static final ConfigKey<Long> STS_CACHE_MAX_SESSIONS = KEYS.longInteger("credentials.sts.cache-max-sessions",
+      10_000L, atLeast(1), "Sessions cached at most (one per principal, table and access mode).");
+  public static final ConfigKey<Duration> STS_API_CALL_TIMEOUT_MS = KEYS.millis(
+      "credentials.sts.api-call-timeout.ms", 30_000, atLeast(1),
       "Timeout of one AssumeRole call including SDK retries; a vend that times out fails with 503.");
 
-  private final ConfigValues values;
+  private final Config values;
   private final S3Config s3;
 
-  private CredentialsConfig(ConfigValues values, S3Config s3) {
+  private CredentialsConfig(Config values, S3Config s3) {
     this.values = values;
     this.s3 = s3;
   }
 
-  private static Key key(String name, String defaultValue, String doc) {
-    return KEYS.key(name, defaultValue, doc);
+  /** Every {@code credentials.*} key. */
+  public static ConfigKeys keys() {
+    return KEYS;
   }
 
-  /** Every {@code credentials.*} key, for registration with the coordinator's configuration. */
-  public static List<Key> keys() {
-    return KEYS.all();
+  /** Reads the keys from the coordinator's configuration (or any group that includes them). */
+  public static CredentialsConfig from(Config config, S3Config s3) {
+    return new CredentialsConfig(config, s3);
   }
 
-  /** Reads the keys from the coordinator's configuration values (already checked for unknown keys). */
-  public static CredentialsConfig from(ConfigValues values, S3Config s3) {
-    return new CredentialsConfig(values, s3);
-  }
-
-  /** Reads the keys from a map (missing keys take their defaults); unknown {@code credentials.*} keys fail. */
+  /** Reads the keys from a map (missing keys take their defaults); unknown keys and invalid values fail. */
   public static CredentialsConfig from(Map<String, String> values, S3Config s3) {
-    KEYS.requireKnown(values.keySet());
-    return new CredentialsConfig(ConfigValues.of(values), s3);
+    return new CredentialsConfig(KEYS.parse(values), s3);
   }
 
   public Mode mode() {
-    String value = get(MODE).trim().toLowerCase(Locale.ROOT);
-    return switch (value) {
-      case "none" -> Mode.NONE;
-      case "static" -> Mode.STATIC;
-      case "sts" -> Mode.STS;
-      default -> throw new IllegalArgumentException("Configuration key " + MODE.name()
-          + " must be none, static or sts, got '" + get(MODE) + "'");
-    };
+    return Mode.valueOf(get(MODE).trim().toUpperCase(Locale.ROOT));
   }
 
   /** The endpoint handed to clients, or null for AWS S3. */
@@ -121,12 +121,12 @@ public final class CredentialsConfig {
         region != null ? region : s3.region(),
         roleArn,
         stsSigningCredentials(),
-        Duration.ofSeconds(getLong(STS_DURATION_SECONDS)),
+        Duration.ofSeconds(values.get(STS_DURATION_SECONDS)),
         optional(STS_EXTERNAL_ID),
         clientEndpoint(),
-        getDouble(STS_REFRESH_FRACTION),
-        getLong(STS_CACHE_MAX_SESSIONS),
-        Duration.ofMillis(getLong(STS_API_CALL_TIMEOUT_MS)));
+        values.get(STS_REFRESH_FRACTION),
+        values.get(STS_CACHE_MAX_SESSIONS),
+        values.get(STS_API_CALL_TIMEOUT_MS));
   }
 
   /**
@@ -140,11 +140,6 @@ public final class CredentialsConfig {
           required(STATIC_ACCESS_KEY_ID), required(STATIC_SECRET_ACCESS_KEY), s3.region(), clientEndpoint()));
       case STS -> Optional.of(new StsCredentialVendor(stsSettings()));
     };
-  }
-
-  /** The keys as a markdown table, like {@code CoordinatorConfig.documentation()}. */
-  public static String documentation() {
-    return KEYS.documentation();
   }
 
   private AwsCredentialsProvider stsSigningCredentials() {
@@ -163,28 +158,22 @@ public final class CredentialsConfig {
         : AwsSessionCredentials.create(accessKey, secretKey, token));
   }
 
-  private String get(Key key) {
+  private String get(ConfigKey<String> key) {
     return values.get(key);
   }
 
-  private String optional(Key key) {
-    return values.optional(key);
+  /** The trimmed value, or null when it is blank. */
+  private String optional(ConfigKey<String> key) {
+    String value = get(key);
+    return value == null || value.isBlank() ? null : value.trim();
   }
 
-  private String required(Key key) {
+  private String required(ConfigKey<String> key) {
     String value = optional(key);
     if (value == null) {
       throw new IllegalArgumentException("Configuration key " + key.name() + " is required when " + MODE.name()
           + "=" + get(MODE).trim());
     }
     return value;
-  }
-
-  private long getLong(Key key) {
-    return values.getLong(key);
-  }
-
-  private double getDouble(Key key) {
-    return values.getDouble(key);
   }
 }

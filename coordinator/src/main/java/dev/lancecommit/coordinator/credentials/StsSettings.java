@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator.credentials;
 
+import dev.lancecommit.config.Config;
 import java.time.Duration;
 import java.util.Objects;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -63,11 +64,14 @@ public record StsSettings(
     }
   }
 
-  /** Settings with the defaults: one-hour sessions, refresh at 75 %, 10,000 cached sessions, 30 s calls. */
+  /** Settings with the defaults of the {@code credentials.sts.*} keys (sessions, refresh, cache, call timeout). */
   public static StsSettings of(String stsEndpoint, String region, String roleArn,
       AwsCredentialsProvider baseCredentials, String clientEndpoint) {
-    return new StsSettings(stsEndpoint, region, roleArn, baseCredentials, Duration.ofHours(1), null,
-        clientEndpoint, 0.75, 10_000, Duration.ofSeconds(30));
+    Config defaults = CredentialsConfig.keys().defaults();
+    return new StsSettings(stsEndpoint, region, roleArn, baseCredentials,
+        Duration.ofSeconds(defaults.get(CredentialsConfig.STS_DURATION_SECONDS)), null, clientEndpoint,
+        defaults.get(CredentialsConfig.STS_REFRESH_FRACTION), defaults.get(CredentialsConfig.STS_CACHE_MAX_SESSIONS),
+        defaults.get(CredentialsConfig.STS_API_CALL_TIMEOUT_MS));
   }
 
   public StsSettings withSessionDuration(Duration duration) {

@@ -1,114 +1,104 @@
 package dev.lancecommit.coordinator.publication;
 
-import dev.lancecommit.coordinator.config.ConfigKeys;
-import dev.lancecommit.coordinator.config.ConfigKeys.Key;
-import dev.lancecommit.coordinator.config.ConfigValues;
+import static org.apache.kafka.common.config.ConfigDef.Range.atLeast;
+import static org.apache.kafka.common.config.ConfigDef.Range.between;
+
+import dev.lancecommit.config.Config;
+import dev.lancecommit.config.ConfigKey;
+import dev.lancecommit.config.ConfigKeys;
+import dev.lancecommit.events.KafkaCommitEventPublisher;
 import dev.lancecommit.events.KafkaTopics;
 import dev.lancecommit.retry.RetryPolicy;
 import java.time.Duration;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
+import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
 
 /**
- * Settings of event publication (outbox, progress topic, reconciler), with the configuration keys that set them.
- * The keys are {@link ConfigKeys.Key}s so they are documented and parsed like every other key; the
- * coordinator registers them ({@link #keys()}).
+ * Settings of event publication (events topic, outbox, progress topic, reconciler), with the configuration keys that
+ * set them; the coordinator's configuration includes {@link #keys()}.
  */
 public final class PublicationConfig {
   private static final ConfigKeys KEYS = new ConfigKeys();
 
-  public static final Key RECONCILE_INTERVAL_MS = KEYS.key(
-      "publication.reconcile-interval.ms", "60000",
+  public static final ConfigKey<String> EVENTS_TOPIC = KEYS.string("kafka.topic",
+      KafkaCommitEventPublisher.DEFAULT_TOPIC,
+      new NonEmptyString(), "Topic of commit events; the key of every record is the table id joined with '$'.");
+  public static final ConfigKey<Integer> EVENTS_TOPIC_PARTITIONS = KEYS.integer("kafka.topic.partitions",
+      KafkaTopics.DEFAULT_PARTITIONS,
+      atLeast(1), "Partitions of the events topic when the coordinator creates it.");
+  public static final ConfigKey<Short> REPLICATION_FACTOR = KEYS.shortInteger("kafka.topic.replication",
+      KafkaTopics.DEFAULT_REPLICATION_FACTOR,
+      atLeast(1), "Replication factor of the events topic (and the progress topic) when the coordinator creates it.");
+  public static final ConfigKey<Duration> PUBLISH_TIMEOUT_MS = KEYS.millis("kafka.publish.timeout.ms", 10_000,
+      between(500, Integer.MAX_VALUE),
+      "How long one publish attempt waits for Kafka before it is retried. Commits do not wait for Kafka: the "
+          + "outbox publishes after the manifest lands and retries until Kafka is back.");
+  public static final ConfigKey<Duration> RECONCILE_INTERVAL_MS = KEYS.millis(
+      "publication.reconcile-interval.ms", 60_000, atLeast(1),
       "How often every catalogued table's _versions/ is compared with what was published, and versions without "
           + "an event (coordinator died before publishing, or written bypassing the coordinator) are published. "
           + "A pass also runs at start and, for one table, whenever its event stream has a gap.");
-  public static final Key MAX_QUEUED_PER_TABLE = KEYS.key(
-      "publication.max-queued-per-table", "10000",
+  public static final ConfigKey<Integer> MAX_QUEUED_PER_TABLE = KEYS.integer(
+      "publication.max-queued-per-table", 10_000, atLeast(1),
       "Events of one table held in memory while Kafka is slow or down. Commits never wait for Kafka; beyond this "
           + "bound the newest events are dropped from memory and re-read from storage by the reconciler later.");
-  public static final Key PROGRESS_TOPIC = KEYS.key(
+  public static final ConfigKey<String> PROGRESS_TOPIC = KEYS.string(
       "publication.progress-topic", "",
       "Compacted topic recording, per table uuid, the highest version published without gaps. Empty means "
           + "'<kafka.topic>.progress' (lance.commits.progress by default).");
-  public static final Key PROGRESS_INTERVAL_MS = KEYS.key(
-      "publication.progress-interval.ms", "200",
+  public static final ConfigKey<Duration> PROGRESS_INTERVAL_MS = KEYS.millis(
+      "publication.progress-interval.ms", 200, atLeast(1),
       "At most one progress record per table is written per interval (and a last one at shutdown). A longer "
           + "interval writes less but republishes more events (duplicates, dropped by id) after a crash.");
-  public static final Key RETRY_BACKOFF_MAX_MS = KEYS.key(
-      "publication.retry-backoff-max.ms", "5000",
+  public static final ConfigKey<Duration> RETRY_BACKOFF_MAX_MS = KEYS.millis(
+      "publication.retry-backoff-max.ms", 5000, atLeast(1),
       "Longest pause between attempts to publish an event Kafka did not acknowledge; attempts never stop.");
-  public static final Key GAP_RECONCILE_DELAY_MS = KEYS.key(
-      "publication.gap-reconcile-delay.ms", "500",
+  public static final ConfigKey<Duration> GAP_RECONCILE_DELAY_MS = KEYS.millis(
+      "publication.gap-reconcile-delay.ms", 500, atLeast(0),
       "When a table's next event is missing (a version written around the coordinator), wait this long before "
           + "reading the missing versions from storage, so bursts are handled in one pass.");
-  public static final Key LIVE_GRACE_MS = KEYS.key(
-      "publication.live-grace.ms", "5000",
+  public static final ConfigKey<Duration> LIVE_GRACE_MS = KEYS.millis(
+      "publication.live-grace.ms", 5000, atLeast(0),
       "A version this coordinator wrote less than this long ago, and newer than every queued event, is left to "
           + "the commit that wrote it (its event names the actor and trace id); the reconciler rebuilds it from "
           + "storage only once it is older and still unpublished. 0 rebuilds at once.");
-  public static final Key SHUTDOWN_DRAIN_MS = KEYS.key(
-      "publication.shutdown-drain.ms", "5000",
+  public static final ConfigKey<Duration> SHUTDOWN_DRAIN_MS = KEYS.millis(
+      "publication.shutdown-drain.ms", 5000, atLeast(0),
       "At shutdown, how long queued events may still be published; the rest are published by the reconciler "
           + "after the next start.");
 
   /** Suffix of the default progress topic: {@code <events topic>.progress}. */
   public static final String PROGRESS_TOPIC_SUFFIX = ".progress";
+  /** First pause before a failed publish (or start-up attempt) is retried; not a key, tests shorten it. */
+  private static final Duration DEFAULT_RETRY_BACKOFF_MIN = Duration.ofMillis(100);
+  /** Bound of one attempt to create the topics and read the progress at start; not a key, tests shorten it. */
+  private static final Duration DEFAULT_KAFKA_TIMEOUT = Duration.ofSeconds(30);
 
-  private final String eventsTopic;
-  private final String progressTopic;
-  private final int eventsTopicPartitions;
-  private final short replicationFactor;
-  private final Duration reconcileInterval;
-  private final int maxQueuedPerTable;
-  private final Duration progressInterval;
+  private final Config values;
   private final Duration retryBackoffMin;
-  private final Duration retryBackoffMax;
-  private final Duration gapReconcileDelay;
-  private final Duration liveGrace;
-  private final Duration shutdownDrain;
   private final Duration kafkaTimeout;
 
-  private PublicationConfig(Builder b) {
-    this.eventsTopic = b.eventsTopic;
-    this.progressTopic = b.progressTopic == null || b.progressTopic.isBlank()
-        ? b.eventsTopic + PROGRESS_TOPIC_SUFFIX
-        : b.progressTopic;
-    this.eventsTopicPartitions = b.eventsTopicPartitions;
-    this.replicationFactor = b.replicationFactor;
-    this.reconcileInterval = b.reconcileInterval;
-    this.maxQueuedPerTable = b.maxQueuedPerTable;
-    this.progressInterval = b.progressInterval;
-    this.retryBackoffMin = b.retryBackoffMin;
-    this.retryBackoffMax = b.retryBackoffMax;
-    this.gapReconcileDelay = b.gapReconcileDelay;
-    this.liveGrace = b.liveGrace;
-    this.shutdownDrain = b.shutdownDrain;
-    this.kafkaTimeout = b.kafkaTimeout;
+  private PublicationConfig(Config values, Duration retryBackoffMin, Duration kafkaTimeout) {
+    this.values = values;
+    Duration max = values.get(RETRY_BACKOFF_MAX_MS);
+    this.retryBackoffMin = retryBackoffMin.compareTo(max) > 0 ? max : retryBackoffMin;
+    this.kafkaTimeout = kafkaTimeout;
   }
 
-  /** The publication keys, for {@code CoordinatorConfig} to register and document. */
-  public static List<Key> keys() {
-    return KEYS.all();
+  /** The publication keys ({@code kafka.topic*}, {@code kafka.publish.timeout.ms}, {@code publication.*}). */
+  public static ConfigKeys keys() {
+    return KEYS;
   }
 
-  /**
-   * Reads the publication keys; the events topic, its partitions and its replication are the coordinator's
-   * {@code kafka.topic*} keys.
-   */
-  public static PublicationConfig from(ConfigValues config, String eventsTopic, int eventsTopicPartitions,
-      short replicationFactor) {
-    return builder(eventsTopic)
-        .eventsTopicPartitions(eventsTopicPartitions)
-        .replicationFactor(replicationFactor)
-        .progressTopic(config.get(PROGRESS_TOPIC))
-        .reconcileInterval(Duration.ofMillis(config.getLong(RECONCILE_INTERVAL_MS)))
-        .maxQueuedPerTable(config.getInt(MAX_QUEUED_PER_TABLE))
-        .progressInterval(Duration.ofMillis(config.getLong(PROGRESS_INTERVAL_MS)))
-        .retryBackoffMax(Duration.ofMillis(config.getLong(RETRY_BACKOFF_MAX_MS)))
-        .gapReconcileDelay(Duration.ofMillis(config.getLong(GAP_RECONCILE_DELAY_MS)))
-        .liveGrace(Duration.ofMillis(config.getLong(LIVE_GRACE_MS)))
-        .shutdownDrain(Duration.ofMillis(config.getLong(SHUTDOWN_DRAIN_MS)))
-        .build();
+  /** Reads the publication keys from the coordinator's configuration (or any group that includes them). */
+  public static PublicationConfig from(Config config) {
+    Builder builder = builder(config.get(EVENTS_TOPIC));
+    for (ConfigKey<?> key : KEYS.keys()) {
+      builder.values.put(key.name(), text(config.get(key)));
+    }
+    return builder.build();
   }
 
   public static Builder builder(String eventsTopic) {
@@ -116,33 +106,39 @@ public final class PublicationConfig {
   }
 
   public String eventsTopic() {
-    return eventsTopic;
+    return values.get(EVENTS_TOPIC);
   }
 
   public String progressTopic() {
-    return progressTopic;
+    String named = values.get(PROGRESS_TOPIC);
+    return named == null || named.isBlank() ? eventsTopic() + PROGRESS_TOPIC_SUFFIX : named.trim();
   }
 
   /** Partitions the events topic is created with when it does not exist. */
   public int eventsTopicPartitions() {
-    return eventsTopicPartitions;
+    return values.get(EVENTS_TOPIC_PARTITIONS);
   }
 
   /** Replication of the events topic and the progress topic when they are created. */
   public short replicationFactor() {
-    return replicationFactor;
+    return values.get(REPLICATION_FACTOR);
+  }
+
+  /** How long one publish may take before it fails and is retried. */
+  public Duration publishTimeout() {
+    return values.get(PUBLISH_TIMEOUT_MS);
   }
 
   public Duration reconcileInterval() {
-    return reconcileInterval;
+    return values.get(RECONCILE_INTERVAL_MS);
   }
 
   public int maxQueuedPerTable() {
-    return maxQueuedPerTable;
+    return values.get(MAX_QUEUED_PER_TABLE);
   }
 
   public Duration progressInterval() {
-    return progressInterval;
+    return values.get(PROGRESS_INTERVAL_MS);
   }
 
   public Duration retryBackoffMin() {
@@ -150,7 +146,7 @@ public final class PublicationConfig {
   }
 
   public Duration retryBackoffMax() {
-    return retryBackoffMax;
+    return values.get(RETRY_BACKOFF_MAX_MS);
   }
 
   /**
@@ -158,19 +154,19 @@ public final class PublicationConfig {
    * start: from {@link #retryBackoffMin()} to {@link #retryBackoffMax()}, jittered, never giving up.
    */
   public RetryPolicy retryPolicy() {
-    return RetryPolicy.exponential(retryBackoffMin, retryBackoffMax);
+    return RetryPolicy.exponential(retryBackoffMin, retryBackoffMax());
   }
 
   public Duration gapReconcileDelay() {
-    return gapReconcileDelay;
+    return values.get(GAP_RECONCILE_DELAY_MS);
   }
 
   public Duration liveGrace() {
-    return liveGrace;
+    return values.get(LIVE_GRACE_MS);
   }
 
   public Duration shutdownDrain() {
-    return shutdownDrain;
+    return values.get(SHUTDOWN_DRAIN_MS);
   }
 
   /**
@@ -181,127 +177,94 @@ public final class PublicationConfig {
     return kafkaTimeout;
   }
 
-  /** Defaults as documented on the keys; every setter rejects values that make no sense. */
+  private static String text(Object value) {
+    return value instanceof Duration duration ? Long.toString(duration.toMillis()) : String.valueOf(value);
+  }
+
+  /** Defaults are the keys'; every setter refuses a value its key does not accept, naming the key. */
   public static final class Builder {
-    private final String eventsTopic;
-    private String progressTopic = "";
-    private int eventsTopicPartitions = KafkaTopics.DEFAULT_PARTITIONS;
-    private short replicationFactor = 1;
-    private Duration reconcileInterval = Duration.ofMinutes(1);
-    private int maxQueuedPerTable = 10_000;
-    private Duration progressInterval = Duration.ofMillis(200);
-    private Duration retryBackoffMin = Duration.ofMillis(100);
-    private Duration retryBackoffMax = Duration.ofSeconds(5);
-    private Duration gapReconcileDelay = Duration.ofMillis(500);
-    private Duration liveGrace = Duration.ofSeconds(5);
-    private Duration shutdownDrain = Duration.ofSeconds(5);
-    private Duration kafkaTimeout = Duration.ofSeconds(30);
+    private final Map<String, String> values = new LinkedHashMap<>();
+    private Duration retryBackoffMin = DEFAULT_RETRY_BACKOFF_MIN;
+    private Duration kafkaTimeout = DEFAULT_KAFKA_TIMEOUT;
 
     private Builder(String eventsTopic) {
-      if (eventsTopic == null || eventsTopic.isBlank()) {
-        throw new IllegalArgumentException("the events topic must be non-blank");
-      }
-      this.eventsTopic = eventsTopic;
+      set(EVENTS_TOPIC, eventsTopic == null ? "" : eventsTopic);
     }
 
     /** Empty or null means {@code <events topic>.progress}. */
     public Builder progressTopic(String value) {
-      progressTopic = value;
-      return this;
+      return set(PROGRESS_TOPIC, value == null ? "" : value);
     }
 
     public Builder eventsTopicPartitions(int value) {
-      if (value < 1) {
-        throw new IllegalArgumentException("events topic partitions must be >= 1, got " + value);
-      }
-      eventsTopicPartitions = value;
-      return this;
+      return set(EVENTS_TOPIC_PARTITIONS, Integer.toString(value));
     }
 
     public Builder replicationFactor(short value) {
-      if (value < 1) {
-        throw new IllegalArgumentException("replication factor must be >= 1, got " + value);
-      }
-      replicationFactor = value;
-      return this;
+      return set(REPLICATION_FACTOR, Short.toString(value));
     }
 
     public Builder reconcileInterval(Duration value) {
-      reconcileInterval = positive(value, RECONCILE_INTERVAL_MS);
-      return this;
+      return set(RECONCILE_INTERVAL_MS, value);
     }
 
     public Builder maxQueuedPerTable(int value) {
-      if (value < 1) {
-        throw new IllegalArgumentException(
-            "Configuration key " + MAX_QUEUED_PER_TABLE.name() + " must be >= 1, got " + value);
-      }
-      maxQueuedPerTable = value;
-      return this;
+      return set(MAX_QUEUED_PER_TABLE, Integer.toString(value));
     }
 
     public Builder progressInterval(Duration value) {
-      progressInterval = positive(value, PROGRESS_INTERVAL_MS);
-      return this;
+      return set(PROGRESS_INTERVAL_MS, value);
     }
 
     public Builder retryBackoffMin(Duration value) {
-      retryBackoffMin = positive(value, RETRY_BACKOFF_MAX_MS);
+      retryBackoffMin = positive(value, "retry backoff min");
       return this;
     }
 
     public Builder retryBackoffMax(Duration value) {
-      retryBackoffMax = positive(value, RETRY_BACKOFF_MAX_MS);
-      return this;
+      return set(RETRY_BACKOFF_MAX_MS, value);
     }
 
     public Builder gapReconcileDelay(Duration value) {
-      Objects.requireNonNull(value, "gapReconcileDelay");
-      if (value.isNegative()) {
-        throw new IllegalArgumentException(
-            "Configuration key " + GAP_RECONCILE_DELAY_MS.name() + " must be >= 0, got " + value);
-      }
-      gapReconcileDelay = value;
-      return this;
+      return set(GAP_RECONCILE_DELAY_MS, value);
     }
 
     public Builder liveGrace(Duration value) {
-      Objects.requireNonNull(value, "liveGrace");
-      if (value.isNegative()) {
-        throw new IllegalArgumentException(
-            "Configuration key " + LIVE_GRACE_MS.name() + " must be >= 0, got " + value);
-      }
-      liveGrace = value;
-      return this;
+      return set(LIVE_GRACE_MS, value);
     }
 
     public Builder shutdownDrain(Duration value) {
-      Objects.requireNonNull(value, "shutdownDrain");
-      if (value.isNegative()) {
-        throw new IllegalArgumentException(
-            "Configuration key " + SHUTDOWN_DRAIN_MS.name() + " must be >= 0, got " + value);
-      }
-      shutdownDrain = value;
-      return this;
+      return set(SHUTDOWN_DRAIN_MS, value);
     }
 
+    /**
+     * Bound for one attempt to create the topics and read the progress at start; attempts are repeated (in the
+     * background) until Kafka answers.
+     */
     public Builder kafkaTimeout(Duration value) {
-      kafkaTimeout = positive(value, null);
+      kafkaTimeout = positive(value, "Kafka timeout");
       return this;
     }
 
     public PublicationConfig build() {
-      if (retryBackoffMin.compareTo(retryBackoffMax) > 0) {
-        retryBackoffMin = retryBackoffMax;
-      }
-      return new PublicationConfig(this);
+      return new PublicationConfig(KEYS.parse(values), retryBackoffMin, kafkaTimeout);
     }
 
-    private static Duration positive(Duration value, Key key) {
-      Objects.requireNonNull(value, key == null ? "duration" : key.name());
+    private Builder set(ConfigKey<Duration> key, Duration value) {
+      Objects.requireNonNull(value, key.name());
+      return set(key, Long.toString(value.toMillis()));
+    }
+
+    private Builder set(ConfigKey<?> key, String value) {
+      values.put(key.name(), value);
+      KEYS.parse(values); // refuses the value now, naming the key
+      return this;
+    }
+
+    private static Duration positive(Duration value, String what) {
+      Objects.requireNonNull(value, what);
       if (value.isZero() || value.isNegative()) {
-        throw new IllegalArgumentException((key == null ? "Duration" : "Configuration key " + key.name())
-            + " must be positive, got " + value.toMillis() + " ms");
+        throw new IllegalArgumentException(what + " must be positive, got " + value.toMillis() + " ms");
       }
       return value;
     }

@@ -80,7 +80,7 @@ class AuthConfigTest {
     assertThat(AuthConfig.isAuthKey("auth.grants.")).isFalse();
     assertThat(AuthConfig.isAuthKey("auth.principals.etl")).isFalse();
     assertThat(AuthConfig.isAuthKey("port")).isFalse();
-    assertThat(AuthConfig.documentationRows()).contains("`auth.enabled`", "`auth.grants.<principal>`");
+    assertThat(AuthConfig.keys().markdown()).contains("`auth.enabled`", "`auth.grants.<principal>`");
   }
 
   @Test

@@ -84,10 +84,12 @@ class CredentialsConfigTest {
     assertThatThrownBy(() -> CredentialsConfig.from(Map.of("credentials.mode", "static"), S3).createVendor())
         .hasMessageContaining("credentials.static.access-key-id");
     assertThatThrownBy(() -> CredentialsConfig.from(Map.of("credentials.mode", "iam"), S3).mode())
-        .hasMessageContaining("none, static or sts");
+        .hasMessageContaining("credentials.mode").hasMessageContaining("none, static, sts");
     assertThatThrownBy(() -> CredentialsConfig.from(Map.of("credentials.mode", "sts",
         "credentials.sts.role-arn", "r", "credentials.sts.duration-seconds", "60"), S3).stsSettings())
-        .hasMessageContaining("between 900 and 43200");
+        .hasMessageContaining("credentials.sts.duration-seconds").hasMessageContaining("[900,...,43200]");
+    assertThatThrownBy(() -> CredentialsConfig.from(Map.of("credentials.sts.refresh-fraction", "1.5"), S3))
+        .hasMessageContaining("credentials.sts.refresh-fraction").hasMessageContaining("(0, 1]");
     assertThatThrownBy(() -> CredentialsConfig.from(Map.of("credentials.mode", "sts",
         "credentials.sts.role-arn", "r", "credentials.sts.access-key-id", "only-key"), S3).stsSettings())
         .hasMessageContaining("must be set together");
@@ -97,10 +99,10 @@ class CredentialsConfigTest {
 
   @Test
   void everyKeyIsDocumented() {
-    assertThat(CredentialsConfig.keys()).isNotEmpty().allSatisfy(key -> {
+    assertThat(CredentialsConfig.keys().keys()).isNotEmpty().allSatisfy(key -> {
       assertThat(key.name()).startsWith("credentials.");
-      assertThat(key.doc()).isNotBlank();
+      assertThat(CredentialsConfig.keys().doc(key)).isNotBlank();
     });
-    assertThat(CredentialsConfig.documentation()).contains("`credentials.sts.role-arn`");
+    assertThat(CredentialsConfig.keys().markdown()).contains("`credentials.sts.role-arn`");
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancecommit.coordinator.CoordinatorConfig;
-import dev.lancecommit.coordinator.config.ConfigKeys;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -17,15 +16,18 @@ class PublicationConfigTest {
     assertThat(config.eventsTopic()).isEqualTo("lance.commits");
     assertThat(config.progressTopic()).isEqualTo("lance.commits.progress");
     assertThat(config.reconcileInterval())
-        .isEqualTo(Duration.ofMillis(Long.parseLong(PublicationConfig.RECONCILE_INTERVAL_MS.defaultValue())));
+        .isEqualTo(Duration.ofMillis(Long.parseLong(PublicationConfig.keys().defaultText(
+            PublicationConfig.RECONCILE_INTERVAL_MS))));
     assertThat(config.maxQueuedPerTable())
-        .isEqualTo(Integer.parseInt(PublicationConfig.MAX_QUEUED_PER_TABLE.defaultValue()));
-    assertThat(config.progressInterval())
-        .isEqualTo(Duration.ofMillis(Long.parseLong(PublicationConfig.PROGRESS_INTERVAL_MS.defaultValue())));
-    assertThat(PublicationConfig.keys()).extracting(ConfigKeys.Key::name)
-        .allSatisfy(name -> assertThat(name).startsWith("publication."))
+        .isEqualTo(Integer.parseInt(PublicationConfig.keys().defaultText(PublicationConfig.MAX_QUEUED_PER_TABLE)));
+    assertThat(config.progressInterval()).isEqualTo(PublicationConfig.builder("t").build().progressInterval())
+        .isEqualTo(Duration.ofMillis(200));
+    assertThat(config.publishTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(PublicationConfig.keys().keys()).extracting(k -> k.name())
+        .allSatisfy(name -> assertThat(name).matches("publication\\..*|kafka\\.(topic|publish).*"))
         .doesNotHaveDuplicates();
-    assertThat(PublicationConfig.keys()).allSatisfy(key -> assertThat(key.doc()).isNotBlank());
+    assertThat(PublicationConfig.keys().keys())
+        .allSatisfy(key -> assertThat(PublicationConfig.keys().doc(key)).isNotBlank());
   }
 
   @Test

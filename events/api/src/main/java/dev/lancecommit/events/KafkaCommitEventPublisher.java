@@ -1,11 +1,11 @@
 package dev.lancecommit.events;
 
+import dev.lancecommit.config.Config;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -43,19 +43,7 @@ public final class KafkaCommitEventPublisher implements CommitEventPublisher {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaCommitEventPublisher.class);
 
   public static final String DEFAULT_TOPIC = "lance.commits";
-  public static final Duration DEFAULT_PUBLISH_TIMEOUT = Duration.ofSeconds(10);
   public static final String CONTENT_TYPE_HEADER = "content-type";
-
-  /** {@link #fromConfig} key: Kafka bootstrap servers (required). */
-  public static final String CONFIG_BOOTSTRAP_SERVERS = "bootstrap.servers";
-  /** {@link #fromConfig} key: topic, default {@value #DEFAULT_TOPIC}. */
-  public static final String CONFIG_TOPIC = "topic";
-  /** {@link #fromConfig} key: CloudEvents source URI reference, default {@code /lance-commit-coordinator}. */
-  public static final String CONFIG_SOURCE = "source";
-  /** {@link #fromConfig} key: publish timeout in milliseconds, default 10000, at least 500. */
-  public static final String CONFIG_PUBLISH_TIMEOUT_MS = "publish.timeout.ms";
-  /** {@link #fromConfig} key prefix: the rest of the key is passed to the Kafka producer as is. */
-  public static final String CONFIG_PRODUCER_PREFIX = "producer.";
 
   private final String topic;
   private final Duration publishTimeout;
@@ -67,10 +55,12 @@ public final class KafkaCommitEventPublisher implements CommitEventPublisher {
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private KafkaCommitEventPublisher(Builder builder) {
-    this.topic = builder.topic;
-    this.publishTimeout = builder.publishTimeout;
-    this.events = new CommitEvents(builder.source);
-    this.producer = new KafkaProducer<>(producerProperties(builder));
+    Config settings = builder.settings();
+    this.topic = settings.get(EventPublisherBuilder.TOPIC);
+    this.publishTimeout = settings.get(EventPublisherBuilder.PUBLISH_TIMEOUT_MS);
+    this.events = new CommitEvents(URI.create(settings.get(EventPublisherBuilder.SOURCE).trim()));
+    this.producer = new KafkaProducer<>(EventProducers.properties(settings.get(EventPublisherBuilder.BOOTSTRAP_SERVERS),
+        "lance-commit-events", publishTimeout, builder.producerProperties));
     this.sender =
         new ThreadPoolExecutor(
             1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), daemon("lance-commit-events-sender"));
@@ -83,38 +73,13 @@ public final class KafkaCommitEventPublisher implements CommitEventPublisher {
   }
 
   /**
-   * Builds a publisher from flat configuration: {@value #CONFIG_BOOTSTRAP_SERVERS} (required), {@value #CONFIG_TOPIC},
-   * {@value #CONFIG_SOURCE}, {@value #CONFIG_PUBLISH_TIMEOUT_MS}, and {@value #CONFIG_PRODUCER_PREFIX}* pass-through
-   * producer properties. Unknown keys are rejected.
+   * Builds a publisher from flat configuration: the keys of {@link EventPublisherBuilder#keys()} (bootstrap.servers
+   * required; topic, source, publish.timeout.ms, producer.* pass-through). Unknown keys and invalid values are
+   * refused naming the key.
    */
   public static KafkaCommitEventPublisher fromConfig(Map<String, String> config) {
-    String bootstrap = config.get(CONFIG_BOOTSTRAP_SERVERS);
-    if (bootstrap == null || bootstrap.isBlank()) {
-      throw new IllegalArgumentException("missing " + CONFIG_BOOTSTRAP_SERVERS);
-    }
-    Builder builder = builder(bootstrap);
-    for (Map.Entry<String, String> entry : config.entrySet()) {
-      String key = entry.getKey();
-      String value = entry.getValue();
-      if (key.equals(CONFIG_BOOTSTRAP_SERVERS)) {
-        continue;
-      } else if (key.equals(CONFIG_TOPIC)) {
-        builder.topic(value);
-      } else if (key.equals(CONFIG_SOURCE)) {
-        builder.source(URI.create(value));
-      } else if (key.equals(CONFIG_PUBLISH_TIMEOUT_MS)) {
-        try {
-          builder.publishTimeout(Duration.ofMillis(Long.parseLong(value.trim())));
-        } catch (NumberFormatException e) {
-          throw new IllegalArgumentException(CONFIG_PUBLISH_TIMEOUT_MS + " must be an integer, got '" + value + "'");
-        }
-      } else if (key.startsWith(CONFIG_PRODUCER_PREFIX) && key.length() > CONFIG_PRODUCER_PREFIX.length()) {
-        builder.producerProperty(key.substring(CONFIG_PRODUCER_PREFIX.length()), value);
-      } else {
-        throw new IllegalArgumentException("unknown commit event publisher setting '" + key + "'");
-      }
-    }
-    return builder.build();
+    return new Builder(config.getOrDefault(EventPublisherBuilder.BOOTSTRAP_SERVERS.name(), "")).configure(config)
+        .build();
   }
 
   public String topic() {
@@ -224,11 +189,6 @@ public final class KafkaCommitEventPublisher implements CommitEventPublisher {
     timer.shutdownNow();
     pending.forEach(
         (future, event) -> future.completeExceptionally(failure(event, "publisher closed before acknowledgement", null)));
-  }
-
-  private static Properties producerProperties(Builder builder) {
-    return EventProducers.properties(builder.bootstrapServers, "lance-commit-events", builder.publishTimeout,
-        builder.producerProperties);
   }
 
   private static java.util.concurrent.ThreadFactory daemon(String name) {

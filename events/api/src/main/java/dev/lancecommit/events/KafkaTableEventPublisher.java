@@ -1,9 +1,10 @@
 package dev.lancecommit.events;
 
+import dev.lancecommit.config.Config;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,10 +36,12 @@ public final class KafkaTableEventPublisher implements TableEventPublisher {
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private KafkaTableEventPublisher(Builder builder) {
-    this.topic = builder.topic;
-    this.publishTimeout = builder.publishTimeout;
-    this.events = new TableEvents(builder.source);
-    this.producer = new KafkaProducer<>(producerProperties(builder));
+    Config settings = builder.settings();
+    this.topic = settings.get(EventPublisherBuilder.TOPIC);
+    this.publishTimeout = settings.get(EventPublisherBuilder.PUBLISH_TIMEOUT_MS);
+    this.events = new TableEvents(URI.create(settings.get(EventPublisherBuilder.SOURCE).trim()));
+    this.producer = new KafkaProducer<>(EventProducers.properties(settings.get(EventPublisherBuilder.BOOTSTRAP_SERVERS),
+        "lance-table-events", publishTimeout, builder.producerProperties));
     this.sender = Executors.newSingleThreadExecutor(runnable -> {
       Thread thread = new Thread(runnable, "lance-table-events-sender");
       thread.setDaemon(true);
@@ -113,11 +116,6 @@ public final class KafkaTableEventPublisher implements TableEventPublisher {
       Thread.currentThread().interrupt();
     }
     producer.close(publishTimeout);
-  }
-
-  private static Properties producerProperties(Builder builder) {
-    return EventProducers.properties(builder.bootstrapServers, "lance-table-events", builder.publishTimeout,
-        builder.producerProperties);
   }
 
   /** Builder; every setting has a default except the bootstrap servers. */

@@ -61,7 +61,7 @@ class KafkaCommitEventPublisherConfigTest {
             () ->
                 KafkaCommitEventPublisher.fromConfig(
                     Map.of("bootstrap.servers", "h:1", "publish.timeout.ms", "10")))
-        .hasMessageContaining("publish timeout");
+        .hasMessageContaining("publish.timeout.ms").hasMessageContaining("at least 500");
   }
 
   @Test

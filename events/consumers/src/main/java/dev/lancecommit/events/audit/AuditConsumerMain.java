@@ -1,7 +1,10 @@
 package dev.lancecommit.events.audit;
 
+import dev.lancecommit.config.Config;
+import dev.lancecommit.config.ConfigCommandLine;
+import dev.lancecommit.config.ConfigKey;
+import dev.lancecommit.config.ConfigKeys;
 import dev.lancecommit.events.CommitEvent;
-import dev.lancecommit.events.consumer.CommandArgs;
 import dev.lancecommit.events.consumer.CommitEventConsumer;
 import dev.lancecommit.events.consumer.ConsumerCommands;
 import dev.lancecommit.events.consumer.ConsumerOptions;
@@ -16,11 +19,12 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The audit consumer command.
@@ -28,6 +32,7 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * consume (default): --bootstrap HOST:PORT --db FILE [--topic lance.commits] [--group lance-commit-audit]
  *                    [--checkpoints FILE (default FILE.checkpoints.jsonl)] [--gap-timeout-ms N] [--set key=value]...
+ *                    [--config FILE] [--&lt;consumer key&gt; VALUE]...
  * query:             --db FILE --table 'ns$table' [--from ISO] [--to ISO] [--format table|jsonl]
  * </pre>
  *
@@ -37,10 +42,38 @@ import org.slf4j.LoggerFactory;
 public final class AuditConsumerMain {
   public static final String DEFAULT_GROUP = "lance-commit-audit";
 
-  private static final String USAGE = """
-      usage: AuditConsumerMain [consume] --bootstrap HOST:PORT --db FILE [--topic T] [--group G]
-                               [--checkpoints FILE] [--gap-timeout-ms N] [--set key=value]...
-             AuditConsumerMain query --db FILE --table 'ns$table' [--from ISO] [--to ISO] [--format table|jsonl]""";
+  private static final ConfigKeys KEYS = new ConfigKeys();
+  /** The audit database (SQLite). */
+  public static final ConfigKey<String> DB = KEYS.requiredString("db", "The audit database file (SQLite).");
+  public static final ConfigKey<String> CHECKPOINTS = KEYS.string("checkpoints", "",
+      "Checkpoint file (JSON lines); empty = <db>.checkpoints.jsonl.");
+
+  private static final String NAME = "AuditConsumerMain [consume]";
+  private static final String DESCRIPTION = "Records every commit event in an append-only SQLite database (group "
+      + DEFAULT_GROUP + " unless --group says otherwise). 'AuditConsumerMain query --help' describes the query.";
+
+  /** The query subcommand's options. */
+  @Command(name = "AuditConsumerMain query", description = "What changed in a table between two instants.")
+  static final class Query {
+    @Option(names = "--db", required = true, paramLabel = "FILE", description = "The audit database.")
+    Path db;
+
+    @Option(names = "--table", required = true, paramLabel = "ns$table", description = "Table id parts joined by $.")
+    String table;
+
+    @Option(names = "--from", paramLabel = "ISO", description = "Inclusive start: instant, offset date-time or date.")
+    String from;
+
+    @Option(names = "--to", paramLabel = "ISO", description = "Exclusive end: instant, offset date-time or date.")
+    String to;
+
+    @Option(names = "--format", paramLabel = "table|jsonl", defaultValue = "table",
+        description = "Output format (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
+    boolean help;
+  }
 
   private AuditConsumerMain() {}
 
@@ -51,20 +84,23 @@ public final class AuditConsumerMain {
 
   /** Runs the command; returns the exit code. {@code consume} returns only when the JVM is stopped. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    String command = args.length > 0 && !args[0].startsWith("--") ? args[0] : "consume";
+    String command = args.length > 0 && !args[0].startsWith("-") ? args[0] : "consume";
+    String[] rest = args.length > 0 && !args[0].startsWith("-") ? Arrays.copyOfRange(args, 1, args.length) : args;
     try {
       return switch (command) {
-        case "consume" -> consume(CommandArgs.parse(args, consumeFlags()));
-        case "query" -> query(CommandArgs.parse(args, Set.of("db", "table", "from", "to", "format")), out);
-        case "help", "-h" -> {
-          out.println(USAGE);
+        case "consume" -> consume(rest, out);
+        case "query" -> query(rest, out);
+        case "help" -> {
+          out.print(consumeCommandLine().usage());
+          out.println();
+          new CommandLine(new Query()).usage(out, CommandLine.Help.Ansi.OFF);
           yield 0;
         }
-        default -> throw new IllegalArgumentException("unknown command '" + command + "'");
+        default -> throw new IllegalArgumentException("unknown command '" + command + "' (consume, query or help)");
       };
     } catch (IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
-      err.println(USAGE);
+      err.println("Run with --help (or 'query --help') for the options.");
       return 2;
     } catch (AuditStoreException e) {
       err.println("error: " + e.getMessage());
@@ -72,16 +108,25 @@ public final class AuditConsumerMain {
     }
   }
 
-  private static Set<String> consumeFlags() {
-    Set<String> flags = new HashSet<>(ConsumerCommands.CONSUMER_FLAGS);
-    flags.add("db");
-    return flags;
+  /** Every key the consume command takes: the consumer library's and the audit log's. */
+  public static ConfigKeys keys() {
+    return ConfigKeys.of(ConsumerOptions.keys(), KEYS);
   }
 
-  private static int consume(CommandArgs args) {
-    Path db = Path.of(args.require("db"));
-    ConsumerOptions options = ConsumerCommands.options(args, DEFAULT_GROUP);
-    Path checkpoints = Path.of(args.get("checkpoints", db + ".checkpoints.jsonl"));
+  private static ConfigCommandLine consumeCommandLine() {
+    return ConsumerCommands.commandLine(NAME, DESCRIPTION, null, KEYS);
+  }
+
+  private static int consume(String[] args, PrintStream out) {
+    ConfigCommandLine commandLine = consumeCommandLine();
+    if (!commandLine.parse(out, args)) {
+      return 0;
+    }
+    Config settings = KEYS.parse(commandLine.values(KEYS));
+    ConsumerOptions options = ConsumerCommands.options(commandLine, DEFAULT_GROUP);
+    Path db = Path.of(settings.get(DB));
+    Path checkpoints = Path.of(settings.get(CHECKPOINTS).isBlank() ? db + ".checkpoints.jsonl"
+        : settings.get(CHECKPOINTS));
     AuditLog log = AuditLog.open(db);
     FileCheckpointStore store;
     try {
@@ -97,19 +142,29 @@ public final class AuditConsumerMain {
     return ConsumerCommands.runUntilStopped(consumer, log, store);
   }
 
-  private static int query(CommandArgs args, PrintStream out) {
-    Path db = Path.of(args.require("db"));
-    if (!Files.exists(db)) {
-      throw new IllegalArgumentException("no audit database at " + db);
+  private static int query(String[] args, PrintStream out) {
+    Query query = new Query();
+    CommandLine commandLine = new CommandLine(query);
+    try {
+      commandLine.parseArgs(args);
+    } catch (CommandLine.ParameterException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
     }
-    List<String> table = parseTableId(args.require("table"));
-    Instant from = args.get("from").map(v -> parseTime("from", v)).orElse(Instant.ofEpochSecond(-9_223_372_036L));
-    Instant to = args.get("to").map(v -> parseTime("to", v)).orElse(Instant.ofEpochSecond(9_223_372_036L));
-    String format = args.get("format", "table").toLowerCase(Locale.ROOT);
+    if (commandLine.isUsageHelpRequested()) {
+      commandLine.usage(out, CommandLine.Help.Ansi.OFF);
+      return 0;
+    }
+    if (!Files.exists(query.db)) {
+      throw new IllegalArgumentException("no audit database at " + query.db);
+    }
+    List<String> table = parseTableId(query.table);
+    Instant from = query.from == null ? Instant.ofEpochSecond(-9_223_372_036L) : parseTime("from", query.from);
+    Instant to = query.to == null ? Instant.ofEpochSecond(9_223_372_036L) : parseTime("to", query.to);
+    String format = query.format.toLowerCase(Locale.ROOT);
     if (!format.equals("table") && !format.equals("jsonl")) {
       throw new IllegalArgumentException("--format must be table or jsonl, got '" + format + "'");
     }
-    try (AuditLog log = AuditLog.open(db)) {
+    try (AuditLog log = AuditLog.open(query.db)) {
       TableChanges changes = log.changes(table, from, to);
       if (format.equals("jsonl")) {
         changes.entries().forEach(entry -> out.println(entry.toJson().toString()));

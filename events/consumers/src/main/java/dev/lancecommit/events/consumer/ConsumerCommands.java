@@ -1,5 +1,7 @@
 package dev.lancecommit.events.consumer;
 
+import dev.lancecommit.config.ConfigCommandLine;
+import dev.lancecommit.config.ConfigKeys;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,10 +14,6 @@ public final class ConsumerCommands {
   /** Classpath resource with the commands' logging configuration (INFO, Kafka at WARN). */
   public static final String LOGGING_RESOURCE = "lancecommit-consumers-logback.xml";
 
-  /** Flags every consumer command accepts, mapped onto {@link ConsumerOptions}. */
-  public static final List<String> CONSUMER_FLAGS =
-      List.of("bootstrap", "topic", "group", "checkpoints", "gap-timeout-ms", "set");
-
   private ConsumerCommands() {}
 
   /** Points logback at {@link #LOGGING_RESOURCE} unless the user chose a configuration; call before any logger. */
@@ -26,16 +24,26 @@ public final class ConsumerCommands {
   }
 
   /**
-   * Consumer options from {@code --bootstrap --topic --group --gap-timeout-ms} and {@code --set key=value} (any key
-   * of {@link ConsumerOptions}, e.g. {@code --set consumer.security.protocol=SSL}).
+   * The command line of a consumer command: every key of {@link ConsumerOptions#keys()} and of {@code commandKeys}
+   * as {@code --<key> VALUE}, the short names {@code --bootstrap}, {@code --group} and {@code --gap-timeout-ms},
+   * {@code --set key=value} for any key, {@code --config FILE}, and {@code --help} listing them all.
+   *
+   * @param flags picocli-annotated object with the command's options that are not keys, or null
    */
-  public static ConsumerOptions options(CommandArgs args, String defaultGroup) {
-    Map<String, String> config = new java.util.LinkedHashMap<>(args.pairs("set"));
-    config.put(ConsumerOptions.BOOTSTRAP_SERVERS, args.require("bootstrap"));
-    config.put(ConsumerOptions.GROUP_ID, args.get("group", defaultGroup));
-    args.get("topic").ifPresent(topic -> config.put(ConsumerOptions.TOPIC, topic));
-    args.get("gap-timeout-ms").ifPresent(ms -> config.put(ConsumerOptions.GAP_TIMEOUT_MS, ms));
-    return ConsumerOptions.fromConfig(config);
+  public static ConfigCommandLine commandLine(String name, String description, Object flags,
+      ConfigKeys commandKeys) {
+    return new ConfigCommandLine(name, description, flags, ConfigKeys.of(ConsumerOptions.keys(), commandKeys))
+        .alias("--bootstrap", ConsumerOptions.BOOTSTRAP_SERVERS, "HOST:PORT")
+        .alias("--group", ConsumerOptions.GROUP_ID, "GROUP")
+        .alias("--gap-timeout-ms", ConsumerOptions.GAP_TIMEOUT_MS, "MS")
+        .withSetOption();
+  }
+
+  /** The consumer options a parsed command line asks for; {@code defaultGroup} unless a group was given. */
+  public static ConsumerOptions options(ConfigCommandLine commandLine, String defaultGroup) {
+    Map<String, String> values = commandLine.values(ConsumerOptions.keys());
+    values.putIfAbsent(ConsumerOptions.GROUP_ID.name(), defaultGroup);
+    return ConsumerOptions.fromConfig(values);
   }
 
   /**

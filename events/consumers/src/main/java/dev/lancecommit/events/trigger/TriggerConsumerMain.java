@@ -1,6 +1,11 @@
 package dev.lancecommit.events.trigger;
 
-import dev.lancecommit.events.consumer.CommandArgs;
+import static org.apache.kafka.common.config.ConfigDef.Range.atLeast;
+
+import dev.lancecommit.config.Config;
+import dev.lancecommit.config.ConfigCommandLine;
+import dev.lancecommit.config.ConfigKey;
+import dev.lancecommit.config.ConfigKeys;
 import dev.lancecommit.events.consumer.CommitEventConsumer;
 import dev.lancecommit.events.consumer.ConsumerCommands;
 import dev.lancecommit.events.consumer.ConsumerOptions;
@@ -8,12 +13,11 @@ import dev.lancecommit.events.consumer.FileCheckpointStore;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashSet;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Option;
 
 /**
  * The trigger consumer command: watches commits and runs compaction / index refreshes through the coordinator.
@@ -23,27 +27,47 @@ import org.slf4j.LoggerFactory;
  * [--min-fragments 8] [--max-small-rows 100000] [--max-fragments-per-compaction 256]
  * [--max-unindexed-rows 100000 (-1: no index refreshes)] [--max-attempts 5] [--detect-only false]
  * [--token TOKEN (or env LANCECOMMIT_TOKEN)] [--storage-option key=value]... [--actions trigger-actions.jsonl]
- * [--checkpoints trigger.checkpoints.jsonl] [--gap-timeout-ms N] [--set consumer-key=value]...
+ * [--checkpoints trigger.checkpoints.jsonl] [--gap-timeout-ms N] [--set consumer-key=value]... [--config FILE]
  * </pre>
  *
- * Exit codes: 0 stopped, 1 failure, 2 bad usage.
+ * Every option but {@code --storage-option} is a configuration key ({@code --help} lists them). Exit codes: 0
+ * stopped, 1 failure, 2 bad usage.
  */
 public final class TriggerConsumerMain {
   public static final String DEFAULT_GROUP = "lance-commit-trigger";
   public static final String TOKEN_ENV = "LANCECOMMIT_TOKEN";
 
-  private static final List<String> FLAGS = List.of("coordinator", "min-fragments", "max-small-rows",
-      "max-fragments-per-compaction", "max-unindexed-rows", "max-attempts", "detect-only", "token",
-      "storage-option", "actions");
+  private static final ConfigKeys KEYS = new ConfigKeys();
+  public static final ConfigKey<String> COORDINATOR = KEYS.requiredString("coordinator",
+      "Base URL of the coordinator the maintenance commits go through, http(s)://host:port.");
+  public static final ConfigKey<Integer> MAX_ATTEMPTS = KEYS.integer("max-attempts", 5, atLeast(1),
+      "Commit attempts after retryable conflicts (409/14).");
+  public static final ConfigKey<Boolean> DETECT_ONLY = KEYS.bool("detect-only", false,
+      "Only record what is due, write nothing.");
+  public static final ConfigKey<String> TOKEN = KEYS.secret("token",
+      "Bearer token for the coordinator; empty = the environment variable " + TOKEN_ENV + ".");
+  public static final ConfigKey<String> ACTIONS = KEYS.string("actions", "trigger-actions.jsonl",
+      "One JSON line per decision: committed, due, abandoned, failed, unknown.");
+  public static final ConfigKey<String> CHECKPOINTS = KEYS.string("checkpoints", "trigger.checkpoints.jsonl",
+      "Consumer checkpoints (JSON lines).");
 
-  private static final String USAGE = """
-      usage: TriggerConsumerMain --bootstrap HOST:PORT --coordinator http://HOST:PORT [--topic T] [--group G]
-                                 [--min-fragments N] [--max-small-rows M] [--max-fragments-per-compaction K]
-                                 [--max-unindexed-rows L|-1] [--max-attempts A] [--detect-only true|false]
-                                 [--token TOKEN] [--storage-option key=value]... [--actions FILE]
-                                 [--checkpoints FILE] [--gap-timeout-ms N] [--set key=value]...""";
+  private static final String DESCRIPTION = "Watches commit events and runs compaction and index refreshes, "
+      + "committing them through the coordinator's CommitTable (group " + DEFAULT_GROUP + " unless --group says "
+      + "otherwise).";
+
+  /** The options that are not configuration keys. */
+  static final class Flags {
+    @Option(names = "--storage-option", paramLabel = "KEY=VALUE",
+        description = "A Lance storage option for reading and writing tables (repeatable).")
+    Map<String, String> storageOptions = new LinkedHashMap<>();
+  }
 
   private TriggerConsumerMain() {}
+
+  /** Every key the command takes: the consumer library's, the trigger policy's and the command's own. */
+  public static ConfigKeys keys() {
+    return ConfigKeys.of(ConsumerOptions.keys(), TriggerPolicy.keys(), KEYS);
+  }
 
   public static void main(String[] args) {
     ConsumerCommands.initLogging();
@@ -54,11 +78,14 @@ public final class TriggerConsumerMain {
   public static int run(String[] args, PrintStream err) {
     Settings settings;
     try {
-      settings = Settings.parse(args);
+      settings = Settings.parse(args, System.out);
     } catch (IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
-      err.println(USAGE);
+      err.println("Run with --help for the options.");
       return 2;
+    }
+    if (settings == null) {
+      return 0; // --help
     }
     MaintenanceWorker worker = settings.detectOnly ? null : new LanceMaintenance(settings.storageOptions);
     FileCheckpointStore store = FileCheckpointStore.open(settings.checkpoints);
@@ -72,37 +99,27 @@ public final class TriggerConsumerMain {
     return ConsumerCommands.runUntilStopped(consumer, store, worker == null ? () -> { } : worker);
   }
 
-  /** The parsed flags. */
+  /** The parsed options. */
   record Settings(ConsumerOptions consumer, CoordinatorClient coordinator, TriggerPolicy policy, int maxAttempts,
       boolean detectOnly, Map<String, String> storageOptions, Path actions, Path checkpoints) {
 
-    static Settings parse(String[] args) {
-      Set<String> allowed = new HashSet<>(ConsumerCommands.CONSUMER_FLAGS);
-      allowed.addAll(FLAGS);
-      CommandArgs parsed = CommandArgs.parse(args, allowed);
-      if (parsed.command().isPresent()) {
-        throw new IllegalArgumentException("unexpected argument '" + parsed.command().get() + "'");
+    /** The settings {@code args} ask for, or null when they ask for help (printed to {@code out}). */
+    static Settings parse(String[] args, PrintStream out) {
+      ConfigKeys commandKeys = ConfigKeys.of(TriggerPolicy.keys(), KEYS);
+      Flags flags = new Flags();
+      ConfigCommandLine commandLine = ConsumerCommands.commandLine("TriggerConsumerMain", DESCRIPTION, flags,
+          commandKeys);
+      if (!commandLine.parse(out, args)) {
+        return null;
       }
-      ConsumerOptions consumer = ConsumerCommands.options(parsed, DEFAULT_GROUP);
-      Optional<String> token = parsed.get("token").or(() -> Optional.ofNullable(System.getenv(TOKEN_ENV)));
-      CoordinatorClient coordinator = new CoordinatorClient(parsed.require("coordinator"), token,
-          Duration.ofSeconds(60));
-      TriggerPolicy policy = new TriggerPolicy(
-          (int) parsed.getLong("min-fragments", TriggerPolicy.DEFAULT_MIN_FRAGMENTS),
-          parsed.getLong("max-small-rows", TriggerPolicy.DEFAULT_MAX_SMALL_ROWS),
-          (int) parsed.getLong("max-fragments-per-compaction", TriggerPolicy.DEFAULT_MAX_FRAGMENTS_PER_COMPACTION),
-          parsed.getLong("max-unindexed-rows", TriggerPolicy.DEFAULT_MAX_UNINDEXED_ROWS));
-      int maxAttempts = (int) parsed.getLong("max-attempts", 5);
-      if (maxAttempts < 1) {
-        throw new IllegalArgumentException("--max-attempts must be >= 1");
-      }
-      String detect = parsed.get("detect-only", "false");
-      if (!detect.equals("true") && !detect.equals("false")) {
-        throw new IllegalArgumentException("--detect-only must be true or false, got '" + detect + "'");
-      }
-      return new Settings(consumer, coordinator, policy, maxAttempts, Boolean.parseBoolean(detect),
-          parsed.pairs("storage-option"), Path.of(parsed.get("actions", "trigger-actions.jsonl")),
-          Path.of(parsed.get("checkpoints", "trigger.checkpoints.jsonl")));
+      Config values = commandKeys.parse(commandLine.values(commandKeys));
+      ConsumerOptions consumer = ConsumerCommands.options(commandLine, DEFAULT_GROUP);
+      String token = values.get(TOKEN);
+      Optional<String> bearer = token.isBlank() ? Optional.ofNullable(System.getenv(TOKEN_ENV)) : Optional.of(token);
+      CoordinatorClient coordinator = new CoordinatorClient(values.get(COORDINATOR), bearer, Duration.ofSeconds(60));
+      return new Settings(consumer, coordinator, TriggerPolicy.from(values), values.get(MAX_ATTEMPTS),
+          values.get(DETECT_ONLY), Map.copyOf(flags.storageOptions), Path.of(values.get(ACTIONS)),
+          Path.of(values.get(CHECKPOINTS)));
     }
   }
 }

@@ -13,7 +13,8 @@ class ConsumerOptionsTest {
     ConsumerOptions defaults = ConsumerOptions.fromConfig(Map.of("bootstrap.servers", "k:9092", "group.id", "g"));
     assertThat(defaults.topic()).isEqualTo("lance.commits");
     assertThat(defaults.clientId()).isEqualTo("g");
-    assertThat(defaults.gapTimeout()).isEqualTo(ConsumerOptions.DEFAULT_GAP_TIMEOUT);
+    assertThat(defaults.gapTimeout()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(defaults.retryBackoff()).isEqualTo(Duration.ofSeconds(1));
     assertThat(defaults.autoOffsetReset()).isEqualTo("earliest");
 
     ConsumerOptions options = ConsumerOptions.fromConfig(Map.of(
@@ -31,11 +32,12 @@ class ConsumerOptionsTest {
     assertThatThrownBy(() -> ConsumerOptions.fromConfig(Map.of("bootstrap.servers", "k:9092")))
         .hasMessageContaining("group.id");
     assertThatThrownBy(() -> ConsumerOptions.fromConfig(Map.of("bootstrap.servers", "k", "group.id", "g",
-        "gap.timeout", "5"))).hasMessageContaining("unknown commit event consumer setting 'gap.timeout'");
+        "gap.timeout", "5"))).hasMessageContaining("Unknown configuration key 'gap.timeout'")
+        .hasMessageContaining("gap.timeout.ms");
     assertThatThrownBy(() -> ConsumerOptions.fromConfig(Map.of("bootstrap.servers", "k", "group.id", "g",
-        "poll.timeout.ms", "soon"))).hasMessageContaining("poll.timeout.ms must be an integer");
+        "poll.timeout.ms", "soon"))).hasMessageContaining("poll.timeout.ms needs a whole number, got 'soon'");
     assertThatThrownBy(() -> ConsumerOptions.builder("k", "g").autoOffsetReset("middle"))
-        .isInstanceOf(IllegalArgumentException.class);
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("earliest, latest, none");
     assertThatThrownBy(() -> ConsumerOptions.builder("k", "g").retryBackoff(Duration.ofSeconds(5))
         .retryBackoffMax(Duration.ofSeconds(1)).build()).hasMessageContaining("retry.backoff.max.ms");
   }
