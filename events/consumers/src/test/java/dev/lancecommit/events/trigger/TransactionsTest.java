@@ -58,6 +58,23 @@ class TransactionsTest {
   }
 
   @Test
+  void theDocumentedCommandLineParsesOntoTheKeys() {
+    TriggerConsumerMain.Settings settings = TriggerConsumerMain.Settings.parse(new String[] {
+        "--bootstrap", "127.0.0.1:9092", "--topic", "lance.commits", "--coordinator", "http://127.0.0.1:9101",
+        "--group", "lance-commit-trigger", "--min-fragments", "8", "--max-small-rows", "100000",
+        "--detect-only", "--storage-option", "aws_region=eu-west-1", "--set", "consumer.session.timeout.ms=30000"},
+        System.out);
+    assertThat(settings.consumer().bootstrapServers()).isEqualTo("127.0.0.1:9092");
+    assertThat(settings.consumer().groupId()).isEqualTo("lance-commit-trigger");
+    assertThat(settings.consumer().consumerProperties()).containsEntry("session.timeout.ms", "30000");
+    assertThat(settings.policy()).isEqualTo(TriggerPolicy.defaults());
+    assertThat(settings.detectOnly()).isTrue();
+    assertThat(settings.maxAttempts()).isEqualTo(5);
+    assertThat(settings.storageOptions()).containsEntry("aws_region", "eu-west-1");
+    assertThat(settings.checkpoints()).hasToString("trigger.checkpoints.jsonl");
+  }
+
+  @Test
   void theCommandRefusesBadFlags() {
     java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
     int code = TriggerConsumerMain.run(new String[] {"--bootstrap", "127.0.0.1:9092", "--coordinator", "ftp://x",
