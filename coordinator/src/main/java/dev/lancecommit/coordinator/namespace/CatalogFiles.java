@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -19,8 +20,10 @@ import java.util.TreeMap;
  * <pre>
  * table:     {"id", "revision", "revision_id", "location", "table_uuid",
  *             "state": "declared|registered|deregistered|dropped|renamed", "properties", "created_at", "updated_at",
- *             "renamed_to"?, "renamed_from"?}
+ *             "renamed_to"?, "renamed_to_revision"?, "renamed_from"?}
  * namespace: {"id", "revision", "revision_id", "state": "active|dropped", "properties", "created_at", "updated_at"}
+ * claim:     {"location", "revision", "state": "held|released", "table_id", "table_revision", "claim_id",
+ *             "created_at"}
  * </pre>
  */
 final class CatalogFiles {
@@ -28,6 +31,8 @@ final class CatalogFiles {
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
   private static final String ACTIVE = "active";
   private static final String DROPPED = "dropped";
+  private static final String HELD = "held";
+  private static final String RELEASED = "released";
 
   private CatalogFiles() {}
 
@@ -53,7 +58,18 @@ final class CatalogFiles {
       @JsonProperty("created_at") String createdAt,
       @JsonProperty("updated_at") String updatedAt,
       @JsonProperty("renamed_to") List<String> renamedTo,
+      @JsonProperty("renamed_to_revision") Long renamedToRevision,
       @JsonProperty("renamed_from") List<String> renamedFrom) {}
+
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record ClaimFile(
+      @JsonProperty("location") String location,
+      @JsonProperty("revision") Long revision,
+      @JsonProperty("state") String state,
+      @JsonProperty("table_id") List<String> tableId,
+      @JsonProperty("table_revision") Long tableRevision,
+      @JsonProperty("claim_id") String claimId,
+      @JsonProperty("created_at") String createdAt) {}
 
   static byte[] write(NamespaceRecord record, long revision) {
     return bytes(new NamespaceFile(record.id(), revision, record.revisionId(), record.active() ? ACTIVE : DROPPED,
@@ -63,7 +79,23 @@ final class CatalogFiles {
   static byte[] write(TableRecord record, long revision) {
     return bytes(new TableFile(record.id(), revision, record.revisionId(), record.location(), record.tableUuid(),
         record.status().wireName(), new TreeMap<>(record.properties()), record.createdAt().toString(),
-        record.updatedAt().toString(), record.renamedTo().orElse(null), record.renamedFrom().orElse(null)));
+        record.updatedAt().toString(), record.renamedTo().orElse(null),
+        record.renamedToRevision().isPresent() ? record.renamedToRevision().getAsLong() : null,
+        record.renamedFrom().orElse(null)));
+  }
+
+  static byte[] write(LocationClaim claim, long revision) {
+    return bytes(new ClaimFile(claim.location(), revision, claim.held() ? HELD : RELEASED, claim.tableId(),
+        claim.tableRevision(), claim.claimId(), claim.createdAt().toString()));
+  }
+
+  /** The marker of a filled location registry (see {@link LocationRegistry}); read by people, not by code. */
+  static byte[] registryMarker(Instant completedAt, int locations) {
+    Map<String, Object> marker = new java.util.LinkedHashMap<>();
+    marker.put("registry_version", 1);
+    marker.put("completed_at", completedAt.toString());
+    marker.put("backfilled_locations", locations);
+    return bytes(marker);
   }
 
   static NamespaceRecord readNamespace(String key, byte[] data) {
@@ -94,7 +126,29 @@ final class CatalogFiles {
       Instant created = instant(file.createdAt());
       return new TableRecord(file.id(), file.location(), file.tableUuid(), TableStatus.fromWireName(file.state()),
           orEmpty(file.properties()), created, file.updatedAt() == null ? created : instant(file.updatedAt()),
-          orBlank(file.revisionId()), Optional.ofNullable(file.renamedTo()), Optional.ofNullable(file.renamedFrom()));
+          orBlank(file.revisionId()), Optional.ofNullable(file.renamedTo()),
+          file.renamedToRevision() == null ? OptionalLong.empty() : OptionalLong.of(file.renamedToRevision()),
+          Optional.ofNullable(file.renamedFrom()));
+    } catch (IOException | RuntimeException e) {
+      throw corrupt(key, e);
+    }
+  }
+
+  static LocationClaim readClaim(String key, byte[] data) {
+    try {
+      ClaimFile file = MAPPER.readValue(data, ClaimFile.class);
+      require(file.location() != null, "location");
+      require(file.tableId() != null && !file.tableId().isEmpty(), "table_id");
+      require(file.tableRevision() != null && file.tableRevision() >= 1, "table_revision");
+      require(file.claimId() != null, "claim_id");
+      require(file.state() != null, "state");
+      boolean held = switch (file.state()) {
+        case HELD -> true;
+        case RELEASED -> false;
+        default -> throw new IllegalArgumentException("unknown claim state '" + file.state() + "'");
+      };
+      return new LocationClaim(file.location(), held, file.tableId(), file.tableRevision(), file.claimId(),
+          instant(file.createdAt()));
     } catch (IOException | RuntimeException e) {
       throw corrupt(key, e);
     }

@@ -66,7 +66,7 @@ final class CatalogLayout {
     return ObjectKeys.join(base(namespace), TABLES);
   }
 
-  String revisionKey(String dir, long revision) {
+  static String revisionKey(String dir, long revision) {
     return ObjectKeys.join(dir, revisionName(revision));
   }
 
