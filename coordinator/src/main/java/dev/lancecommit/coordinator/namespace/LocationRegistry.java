@@ -221,7 +221,13 @@ final class LocationRegistry {
           attempt--;
           continue;
         }
-        current = resolve(locationKey, newest.get().value(), true);
+        LocationClaim pending = newest.get().value();
+        current = resolve(locationKey, pending, true);
+        if (pending.tableId().equals(id)) {
+          // the claim in flight was for the very revision the caller is about to write: now fenced, so it is gone
+          throw new RevisionLog.RevisionTaken("revision " + tableRevision + " of " + Identifiers.display(id)
+              + " was fenced: an earlier claim on " + pending.location() + " named it");
+        }
       }
       if (current.standing() == Standing.HELD) {
         TableRecord holder = current.table().orElseThrow();

@@ -244,6 +244,81 @@ class CatalogRaceTest {
   }
 
   @Test
+  void racingDeclaresOfOneAndOfNestedLocationsNeverOverlap() throws Exception {
+    raceLocations(a, b, root.toString(), 3);
+  }
+
+  @Test
+  void racingDeclaresOfNestedLocationsOnS3NeverOverlap() throws Exception {
+    String prefix = "race-" + UUID.randomUUID();
+    try (ObjectStores one = new ObjectStores(S3.s3Config()); ObjectStores two = new ObjectStores(S3.s3Config())) {
+      Catalog s3a = new Catalog(one.resolve(S3.uri(prefix)), Duration.ZERO, Clock.systemUTC());
+      Catalog s3b = new Catalog(two.resolve(S3.uri(prefix)), Duration.ZERO, Clock.systemUTC());
+      s3a.createNamespace(List.of("ns"), CreateMode.CREATE, Map.of());
+      raceLocations(s3a, s3b, S3.uri(prefix), 1);
+    }
+  }
+
+  /**
+   * Six tables declared at once, from two coordinators, at one location and at locations inside it: the tables that
+   * succeed never share or nest locations, every refusal is a clean one, and afterwards every location the race left
+   * unused can be declared (no claim was left behind that blocks it).
+   */
+  private void raceLocations(Catalog first, Catalog second, String base, int rounds) throws Exception {
+    for (int round = 0; round < rounds; round++) {
+      String x = base + "/r" + round + "/x";
+      List<String> locations = List.of(x, x, x + "/y", x + "/y/z", x, x + "/y");
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<TableEntry>> results = new ArrayList<>();
+      for (int i = 0; i < locations.size(); i++) {
+        Catalog c = i % 2 == 0 ? first : second;
+        List<String> id = List.of("ns", "r" + round + "t" + i);
+        String location = locations.get(i);
+        Callable<TableEntry> declare = () -> {
+          start.await();
+          return c.declareTable(id, Optional.of(location), Map.of());
+        };
+        results.add(pool.submit(declare));
+      }
+      start.countDown();
+      List<TableEntry> winners = new ArrayList<>();
+      for (Future<TableEntry> result : results) {
+        try {
+          winners.add(result.get(60, TimeUnit.SECONDS));
+        } catch (ExecutionException e) {
+          assertThat(e.getCause()).isInstanceOfAny(TableAlreadyExistsException.class,
+              CatalogConcurrentUpdateException.class);
+        }
+      }
+      for (TableEntry one : winners) {
+        for (TableEntry other : winners) {
+          if (one != other) {
+            assertThat(nested(one.location(), other.location()))
+                .as("%s at %s and %s at %s", one.id(), one.location(), other.id(), other.location()).isFalse();
+          }
+        }
+      }
+      String prefix = "r" + round + "t";
+      List<List<String>> live = second.listAllTables(Optional.empty(), 1000, true, t -> true).items().stream()
+          .filter(id -> id.get(1).startsWith(prefix)).toList();
+      assertThat(live).containsExactlyInAnyOrderElementsOf(winners.stream().map(TableEntry::id).toList());
+      // nothing the race left behind blocks a location once its winners are gone
+      for (TableEntry winner : winners) {
+        first.deregisterTable(winner.id());
+      }
+      for (String location : List.of(x, x + "/y", x + "/y/z")) {
+        List<String> late = List.of("ns", prefix + "late" + location.length());
+        assertThat(second.declareTable(late, Optional.of(location), Map.of()).location()).isEqualTo(location);
+        first.deregisterTable(late);
+      }
+    }
+  }
+
+  private static boolean nested(String one, String other) {
+    return one.equals(other) || one.startsWith(other + "/") || other.startsWith(one + "/");
+  }
+
+  @Test
   void noConcurrentUpdateIsLost() throws Exception {
     Path data = dataset("ns/busy.lance");
     List<String> id = List.of("ns", "busy");
