@@ -14,7 +14,7 @@ import java.util.Optional;
  * A Clone reads another table's files, so committing one needs more than the commit grant on the target: read on the
  * catalogued table whose location holds {@code ref_path} (its root, or one of its branches under {@code tree/}), or,
  * for a location no catalogued table holds, admin on the root namespace. Only checked when auth is on. Blocking
- * (lists the catalog).
+ * (reads the catalog's location registry).
  */
 final class CloneSourceAccess {
   private CloneSourceAccess() {}

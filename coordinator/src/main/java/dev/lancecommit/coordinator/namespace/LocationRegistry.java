@@ -223,7 +223,7 @@ final class LocationRegistry {
         }
         LocationClaim pending = newest.get().value();
         current = resolve(locationKey, pending, true);
-        if (pending.tableId().equals(id)) {
+        if (pending.tableId().equals(id) && pending.tableRevision() == tableRevision) {
           // the claim in flight was for the very revision the caller is about to write: now fenced, so it is gone
           throw new RevisionLog.RevisionTaken("revision " + tableRevision + " of " + Identifiers.display(id)
               + " was fenced: an earlier claim on " + pending.location() + " named it");
@@ -266,8 +266,8 @@ final class LocationRegistry {
   }
 
   /**
-   * After {@link #claim}: refuses (and abandons the claim) when another live table holds a location around or inside
-   * the claimed one. Claims in flight there are fenced, so they can no longer be written.
+   * After {@link #claim}: refuses (and abandons the claim, which is idempotent) when another live table holds a
+   * location around or inside the claimed one. Claims in flight there are fenced, so they can no longer be written.
    */
   void confirmNoOverlap(List<String> id, Claim claim) {
     if (!claim.written()) {

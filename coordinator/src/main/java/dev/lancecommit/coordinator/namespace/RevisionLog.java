@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lancecommit.coordinator.storage.ObjectAlreadyExistsException;
 import dev.lancecommit.coordinator.storage.ObjectStore;
 import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
+import dev.lancecommit.coordinator.storage.StoreUnavailableException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -162,6 +163,9 @@ final class RevisionLog<T> {
         append(dir, revision, next);
         boolean created = live.test(next) && current.map(c -> !live.test(c)).orElse(true);
         return new Mutation<>(current, next, revision, true, created);
+      } catch (StoreUnavailableException notWritten) {
+        takeBack.run();
+        throw notWritten;
       } catch (ObjectAlreadyExistsException | RevisionTaken raced) {
         takeBack.run();
         if (attempt >= MAX_UPDATE_ATTEMPTS) {

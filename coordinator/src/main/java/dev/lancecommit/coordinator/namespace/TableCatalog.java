@@ -302,7 +302,12 @@ final class TableCatalog {
       }
       LocationRegistry.Claim taken =
           registry.claim(next.id(), next.tableUuid(), revision, locations.keyOf(next.location()));
-      registry.confirmNoOverlap(next.id(), taken);
+      try {
+        registry.confirmNoOverlap(next.id(), taken);
+      } catch (RuntimeException e) {
+        registry.abandon(taken);
+        throw e;
+      }
       claim = taken;
       return () -> registry.abandon(taken);
     }

@@ -196,6 +196,20 @@ class LocationRegistryCrashTest {
         .isEqualTo(root.resolve("ns/t.lance").toString());
   }
 
+  @Test
+  void anEntryWriteThatCertainlyFailedGivesTheClaimBack() {
+    FaultInjectingObjectStore faulty = new FaultInjectingObjectStore(new LocalObjectStore(root));
+    Catalog c = catalogOn(faulty);
+    faulty.failNext(Call.PUT_IF_ABSENT, 1, When.BEFORE, k -> k.contains("/_tables/t/"),
+        FaultInjectingObjectStore.unavailable());
+
+    assertThatThrownBy(() -> c.declareTable(id("ns", "t"), Optional.empty(), Map.of()))
+        .isInstanceOf(StoreUnavailableException.class);
+
+    assertThat(RegistryFiles.claims(root, "ns/t.lance")).containsExactly("held:ns$t@1", "released:ns$t@1");
+    assertThat(RegistryFiles.tableStates(root, "ns", "t")).isEmpty();
+  }
+
   // ------------------------------------------------------------ helpers
 
   private static List<String> id(String... parts) {
