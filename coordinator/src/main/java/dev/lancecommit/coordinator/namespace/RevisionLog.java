@@ -58,7 +58,7 @@ final class RevisionLog<T> {
   }
 
   /** What one {@code mutate} call did: the newest revision before, and the one written (or kept). */
-  record Mutation<T>(Optional<T> before, T after, long revision, boolean written, boolean created) {}
+  record Mutation<T>(Optional<T> before, T after, boolean written, boolean created) {}
 
   /** One revision of an entry. */
   record Revision<T>(long number, T value) {}
@@ -154,7 +154,7 @@ final class RevisionLog<T> {
       T proposed = change.apply(current);
       long revision = newest.map(r -> r.number() + 1).orElse(1L);
       if (proposed == null || current.isPresent() && proposed == current.get()) {
-        return new Mutation<>(current, current.orElse(null), revision - 1, false, false);
+        return new Mutation<>(current, current.orElse(null), false, false);
       }
       T next = stamp.apply(proposed, now());
       Runnable takeBack = () -> { };
@@ -162,7 +162,7 @@ final class RevisionLog<T> {
         takeBack = guard.beforeWrite(current, next, revision);
         append(dir, revision, next);
         boolean created = live.test(next) && current.map(c -> !live.test(c)).orElse(true);
-        return new Mutation<>(current, next, revision, true, created);
+        return new Mutation<>(current, next, true, created);
       } catch (StoreUnavailableException notWritten) {
         takeBack.run();
         throw notWritten;

@@ -123,6 +123,17 @@ abstract class RestServerFixture {
     return entryRevision("_tables", revision, id);
   }
 
+  /** The marker of a filled location registry: _catalog/locations/_registry.json. */
+  static final String LOCATION_REGISTRY_MARKER = "_catalog/locations/_registry.json";
+
+  /**
+   * The documented key of a location's claim revision: _catalog/locations/{location key...}/_claims/v{20 digits}.json
+   * ({@code location} relative to the warehouse, made of plain characters).
+   */
+  static String locationClaim(int revision, String location) {
+    return "_catalog/locations/" + location + String.format("/_claims/v%020d.json", revision);
+  }
+
   private static String entryRevision(String kind, int revision, String... id) {
     StringBuilder key = new StringBuilder("_catalog/tree/");
     for (int i = 0; i < id.length - 1; i++) {

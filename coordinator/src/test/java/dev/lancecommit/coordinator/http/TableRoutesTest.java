@@ -31,7 +31,8 @@ class TableRoutesTest extends RestServerFixture {
         .put("storage_options", new JsonObject())
         .put("properties", new JsonObject().put("team", "x"))
         .put("managed_versioning", false));
-    assertThat(snapshot()).containsOnlyKeys(namespaceRevision(1, "ns"), tableRevision(1, "ns", "orders"));
+    assertThat(snapshot()).containsOnlyKeys(namespaceRevision(1, "ns"), tableRevision(1, "ns", "orders"),
+        LOCATION_REGISTRY_MARKER, locationClaim(1, "ns/orders.lance"));
   }
 
   @Test
