@@ -3,6 +3,8 @@ package dev.lancecommit.coordinator.namespace;
 import dev.lancecommit.coordinator.storage.ObjectAlreadyExistsException;
 import dev.lancecommit.coordinator.storage.ObjectInfo;
 import dev.lancecommit.coordinator.storage.ObjectStore;
+import dev.lancecommit.retry.Backoff;
+import dev.lancecommit.retry.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * identifier's entry it is about to create), then the new one, and then lets the claim name the new identifier.
  * Taking a location over from a claim that does not hold it (stale, kept by a deregistered table, released) writes
  * the claim's next revision, so of two coordinators taking one location exactly one succeeds. A claim whose entry
- * revision does not exist yet is in flight: its writer is given a moment (about a second in all), and is then
+ * revision does not exist yet is in flight: its writer is given a moment (up to 1.5 s in all), and is then
  * <em>fenced</em>: the coordinator that needs the location writes that entry revision itself (the entry's newest
  * revision again, or a dropped placeholder for an entry that has none), so the writer, if still alive, loses its
  * write and fails, and the claim is stale for good. A rename cut short is fenced the same way through the revision
@@ -103,9 +104,12 @@ final class LocationRegistry {
   record Claim(String locationKey, long revision, LocationClaim claim, Optional<LocationClaim> reinstate,
       boolean written) {}
 
-  /** How long {@link #claim} waits, round by round, for a claim in flight to be written before fencing it. */
-  private static final List<Duration> PATIENCE = List.of(Duration.ofMillis(20), Duration.ofMillis(40),
-      Duration.ofMillis(80), Duration.ofMillis(160), Duration.ofMillis(320), Duration.ofMillis(640));
+  /**
+   * How long {@link #claim} waits for a claim in flight to be written before fencing it: its writer is normally a few
+   * requests from writing its entry, so well under a second; waiting keeps the first claimant the winner.
+   */
+  private static final RetryPolicy PATIENCE =
+      RetryPolicy.exponential(Duration.ofMillis(20), Duration.ofMillis(640)).withMaxElapsed(Duration.ofMillis(1500));
 
   private final ObjectStore store;
   private final CatalogStore entries;
@@ -207,13 +211,14 @@ final class LocationRegistry {
   Claim claim(List<String> id, String tableUuid, long tableRevision, String locationKey) {
     ensureReady();
     String dir = layout.claimDir(locationKey);
-    int waited = 0;
+    Backoff patience = PATIENCE.start();
     for (int attempt = 1; attempt <= RevisionLog.MAX_UPDATE_ATTEMPTS; attempt++) {
       Optional<RevisionLog.Revision<LocationClaim>> newest = claims.latest(dir);
       Resolution current = newest.map(r -> resolve(locationKey, r.value(), false)).orElse(Resolution.FREE);
       if (current.standing() == Standing.IN_FLIGHT) {
-        if (waited < PATIENCE.size()) {
-          pause(PATIENCE.get(waited++));
+        Optional<Duration> pause = patience.onFailure();
+        if (pause.isPresent()) {
+          sleep(pause.get());
           if (entries.table(id).map(RevisionLog.Revision::number).orElse(0L) >= tableRevision) {
             throw new RevisionLog.RevisionTaken("revision " + tableRevision + " of " + Identifiers.display(id)
                 + " was written while waiting for the claim on " + newest.get().value().location());
@@ -255,10 +260,9 @@ final class LocationRegistry {
         + " tried to take it; nothing was changed, retry");
   }
 
-  private static void pause(Duration base) {
-    long millis = base.toMillis();
+  private static void sleep(Duration pause) {
     try {
-      Thread.sleep(millis / 2 + ThreadLocalRandom.current().nextLong(millis / 2 + 1));
+      Thread.sleep(pause.toMillis(), pause.toNanosPart() % 1_000_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CatalogConcurrentUpdateException("Interrupted while waiting for a location claim");

@@ -90,7 +90,7 @@ final class RegistryLayout {
     return Optional.of(new Located(String.join("/", decoded), revision.getAsLong()));
   }
 
-  /** The keys of the directories that contain {@code locationKey}, nearest first ({@code a/b/c}: {@code a/b}, {@code a}). */
+  /** The directories containing {@code locationKey}, nearest first ({@code a/b/c}: {@code a/b}, {@code a}). */
   static List<String> ancestors(String locationKey) {
     List<String> out = new ArrayList<>();
     for (int slash = locationKey.lastIndexOf('/'); slash > 0; slash = locationKey.lastIndexOf('/', slash - 1)) {

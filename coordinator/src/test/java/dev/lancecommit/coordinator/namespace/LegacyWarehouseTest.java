@@ -114,7 +114,8 @@ class LegacyWarehouseTest {
     assertThat(catalog.registerTable(id("ns", "inner"), root.resolve("shared/inner.lance").toString(),
         RegisterMode.CREATE, Map.of()).tableUuid()).isEqualTo("u-inner");
     catalog.dropTable(id("ns", "live"));
-    assertThat(Files.exists(root.resolve("ns/live.lance/_versions").resolve(ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1)))).isFalse();
+    assertThat(Files.exists(root.resolve("ns/live.lance/_versions")
+        .resolve(ManifestNaming.fileName(ManifestNaming.Scheme.V2, 1)))).isFalse();
     catalog.declareTable(id("ns", "live2"), Optional.of(root.resolve("ns/live.lance").toString()), Map.of());
   }
 

@@ -66,7 +66,8 @@ class LocationRegistryTest {
     assertThat(RegistryFiles.claims(root, "ns/t.lance")).containsExactly("held:ns$t@1", "released:ns$t@1");
 
     catalog.declareTable(id("ns", "u"), Optional.of(data.toString()), Map.of());
-    assertThat(RegistryFiles.claims(root, "ns/t.lance")).containsExactly("held:ns$t@1", "released:ns$t@1", "held:ns$u@1");
+    assertThat(RegistryFiles.claims(root, "ns/t.lance"))
+        .containsExactly("held:ns$t@1", "released:ns$t@1", "held:ns$u@1");
   }
 
   @Test
