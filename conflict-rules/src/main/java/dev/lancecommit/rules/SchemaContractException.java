@@ -1,5 +1,7 @@
 package dev.lancecommit.rules;
 
+import dev.lancecommit.format.RulesException;
+
 /** The commit breaks the table's schema contract; the message names the field path (HTTP 400, code 20). */
 public class SchemaContractException extends RulesException {
   private final String fieldPath;

@@ -4,6 +4,7 @@ import dev.lancecommit.format.FeatureFlags;
 import dev.lancecommit.format.FormatFeatures;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.TransactionFiles;
+import dev.lancecommit.format.UnsupportedFeatureException;
 import dev.lancecommit.format.pb.BasePath;
 import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.DataFragment;

@@ -1,5 +1,7 @@
 package dev.lancecommit.rules;
 
+import dev.lancecommit.format.RulesException;
+
 /** A well-formed transaction whose operation this build cannot apply (HTTP 400, code 0). */
 public class UnsupportedOperationTypeException extends RulesException {
   private final String operation;

@@ -15,6 +15,7 @@ import com.google.protobuf.ByteString;
 import dev.lancecommit.format.FeatureFlags;
 import dev.lancecommit.format.FormatFeatures;
 import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.UnsupportedFeatureException;
 import dev.lancecommit.format.pb.Field;
 import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;

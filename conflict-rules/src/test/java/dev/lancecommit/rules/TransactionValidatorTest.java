@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.UnsupportedFeatureException;
 import dev.lancecommit.format.pb.BasePath;
 import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.DataFragment;

@@ -1,6 +1,6 @@
 package dev.lancecommit.rules.conflict;
 
-import dev.lancecommit.rules.RulesException;
+import dev.lancecommit.format.RulesException;
 
 /**
  * A committed version conflicts with the transaction. Retryable (HTTP 409, code 14): rebuild the transaction on the

@@ -19,11 +19,12 @@ import java.util.stream.Collectors;
 public final class SpecWriter {
   /** How to regenerate SPEC.md, printed in the file and in SpecIsFreshTest's failure message. */
   public static final String REGENERATE_COMMAND =
-      "cd /work/main && mvn -B -o -pl conflict-rules test -Dtest=SpecIsFreshTest -Dspec.regenerate=true";
+      "cd /work/main && mvn -B -o -pl conflict-rules -am test -Dtest=SpecIsFreshTest"
+          + " -Dsurefire.failIfNoSpecifiedTests=false -Dspec.regenerate=true";
 
-  /** The same without Maven's test phase, after `mvn -B -o -pl conflict-rules -am install -DskipTests`. */
+  /** The same without Maven's test phase, after `mvn -B -o -pl conflict-rules -am compile`. */
   public static final String REGENERATE_COMMAND_JAVA =
-      "cd /work/main && java -cp conflict-rules/target/classes"
+      "cd /work/main && java -cp conflict-rules/target/classes:conflict-rules/format/target/classes"
           + ":$HOME/.m2/repository/com/google/protobuf/protobuf-java/4.36.2/protobuf-java-4.36.2.jar"
           + ":$HOME/.m2/repository/org/roaringbitmap/RoaringBitmap/1.6.29/RoaringBitmap-1.6.29.jar"
           + " dev.lancecommit.rules.conflict.SpecWriter > conflict-rules/SPEC.md";

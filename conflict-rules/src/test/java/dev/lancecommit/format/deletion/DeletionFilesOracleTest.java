@@ -9,6 +9,7 @@ import dev.lancecommit.testing.lance.LanceTables;
 import dev.lancecommit.testing.lance.StockLanceFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -149,8 +150,8 @@ class DeletionFilesOracleTest {
           .isEqualTo(DeletionVectors.typeAfterExtending(before, threshold - 1))
           .isEqualTo(DeletionFileType.ARROW_ARRAY);
       byte[] arrowBytes = readFile(below, DeletionVectors.relativePath(0, arrow.getDeletionFile()));
-      assertThat(DeletionVectorsTest.contains(arrowBytes, DeletionVectorsTest.ZSTD_FRAME_MAGIC))
-          .as("Lance compresses the buffers of its .arrow files with ZSTD").isTrue();
+      assertThat(new String(arrowBytes, StandardCharsets.ISO_8859_1)).as("Lance compresses the buffers of its"
+          + " .arrow files with ZSTD (frame magic 28 B5 2F FD)").contains("\u0028\u00b5\u002f\u00fd");
       assertThat(DeletionVectors.readArrow(arrowBytes)).isEqualTo(range(0, threshold - 1));
       DataFragment bitmap = deleteWithLance(atTable, at, "id < " + threshold);
       assertThat(bitmap.getDeletionFile().getFileType())

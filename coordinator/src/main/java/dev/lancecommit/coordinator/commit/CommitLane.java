@@ -20,7 +20,7 @@ import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.CommitContext;
 import dev.lancecommit.rules.InvalidTransactionException;
 import dev.lancecommit.rules.ManifestBuilder;
-import dev.lancecommit.rules.RulesException;
+import dev.lancecommit.format.RulesException;
 import dev.lancecommit.rules.SchemaContractException;
 import dev.lancecommit.rules.OperationKind;
 import dev.lancecommit.rules.TransactionValidator;

@@ -14,7 +14,7 @@ import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
 import dev.lancecommit.rules.InvalidTransactionException;
 import dev.lancecommit.rules.SchemaContractException;
-import dev.lancecommit.rules.UnsupportedFeatureException;
+import dev.lancecommit.format.UnsupportedFeatureException;
 import dev.lancecommit.rules.UnsupportedOperationTypeException;
 import dev.lancecommit.rules.conflict.CommitConflictException;
 import io.vertx.core.json.JsonObject;

@@ -14,7 +14,6 @@ import dev.lancecommit.format.pb.IndexSection;
 import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.format.pb.UUID;
-import dev.lancecommit.rules.UnsupportedFeatureException;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -6,7 +6,6 @@ import dev.lancecommit.format.pb.IndexMetadata;
 import dev.lancecommit.format.pb.IndexSection;
 import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
-import dev.lancecommit.rules.UnsupportedFeatureException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,6 @@ package dev.lancecommit.format;
 
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.Manifest;
-import dev.lancecommit.rules.UnsupportedFeatureException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -8,7 +8,6 @@ import dev.lancecommit.format.pb.BasePath;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.DeletionFile;
 import dev.lancecommit.format.pb.Manifest;
-import dev.lancecommit.rules.UnsupportedFeatureException;
 import org.junit.jupiter.api.Test;
 
 class FeatureFlagsTest {

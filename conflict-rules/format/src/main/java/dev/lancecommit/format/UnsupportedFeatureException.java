@@ -1,4 +1,4 @@
-package dev.lancecommit.rules;
+package dev.lancecommit.format;
 
 /**
  * The table carries feature flags this coordinator does not understand, so committing could corrupt it

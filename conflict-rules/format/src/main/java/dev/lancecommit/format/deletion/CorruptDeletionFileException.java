@@ -1,6 +1,6 @@
 package dev.lancecommit.format.deletion;
 
-import dev.lancecommit.rules.RulesException;
+import dev.lancecommit.format.RulesException;
 
 /**
  * The bytes of a deletion file are not what Lance writes or accepts: not an Arrow IPC file with exactly one record

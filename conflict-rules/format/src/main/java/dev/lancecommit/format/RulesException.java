@@ -1,4 +1,4 @@
-package dev.lancecommit.rules;
+package dev.lancecommit.format;
 
 /** Base of every refusal the format model and the conflict rules can give. The message is meant for the caller. */
 public abstract class RulesException extends RuntimeException {

@@ -1,6 +1,5 @@
 package dev.lancecommit.format;
 
-import dev.lancecommit.rules.RulesException;
 
 /**
  * Bytes or names read from a table that cannot be what Lance wrote: a manifest file whose footer, length prefix or
