@@ -3,16 +3,16 @@ package dev.lancecommit.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancecommit.client.lance.LanceProtos;
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.format.RowIds;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.Field;
 import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
-import dev.lancecommit.testing.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
 import dev.lancecommit.testing.lance.StockLanceFiles;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

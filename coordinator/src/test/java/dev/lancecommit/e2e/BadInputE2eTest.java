@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnknownFieldSet;
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.Transaction;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

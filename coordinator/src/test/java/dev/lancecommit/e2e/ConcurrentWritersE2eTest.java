@@ -3,10 +3,10 @@ package dev.lancecommit.e2e;
 import static dev.lancecommit.e2e.VersionHistoryE2eTest.range;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventReader;
 import dev.lancecommit.format.pb.Transaction;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

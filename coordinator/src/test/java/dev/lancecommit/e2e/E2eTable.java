@@ -2,10 +2,10 @@ package dev.lancecommit.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancecommit.client.lance.LanceProtos;
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.format.pb.Transaction;
-import dev.lancecommit.testing.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import java.util.List;
 import java.util.UUID;
 

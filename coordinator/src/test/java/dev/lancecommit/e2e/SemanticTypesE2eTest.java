@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
+import dev.lancecommit.client.lance.LanceProtos;
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.coordinator.Coordinator;
 import dev.lancecommit.coordinator.CoordinatorConfig;
 import dev.lancecommit.format.ManifestFile;
@@ -11,9 +13,7 @@ import dev.lancecommit.format.pb.Field;
 import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.SemanticTypes;
-import dev.lancecommit.testing.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

@@ -1,13 +1,13 @@
 package dev.lancecommit.chaos.bench;
 
+import dev.lancecommit.client.lance.LanceProtos;
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.coordinator.Coordinator;
 import dev.lancecommit.coordinator.CoordinatorConfig;
 import dev.lancecommit.e2e.CommitApi;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.testing.S3ProxyFixture;
-import dev.lancecommit.testing.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -2,13 +2,13 @@ package dev.lancecommit.chaos.harness;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.lancecommit.client.lance.LanceProtos;
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.IndexMetadata;
 import dev.lancecommit.format.pb.Transaction;
-import dev.lancecommit.testing.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;

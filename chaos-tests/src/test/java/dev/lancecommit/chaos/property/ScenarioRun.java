@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancecommit.chaos.differential.Outcome;
 import dev.lancecommit.chaos.differential.RunningCoordinator;
+import dev.lancecommit.client.lance.LanceProtos;
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.e2e.CommitApi;
 import dev.lancecommit.format.pb.Transaction;
-import dev.lancecommit.testing.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

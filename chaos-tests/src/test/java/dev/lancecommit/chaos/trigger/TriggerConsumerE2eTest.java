@@ -3,6 +3,8 @@ package dev.lancecommit.chaos.trigger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.lancecommit.client.lance.LanceProtos;
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.coordinator.Coordinator;
 import dev.lancecommit.coordinator.CoordinatorConfig;
 import dev.lancecommit.e2e.CommitApi;
@@ -28,9 +30,7 @@ import dev.lancecommit.format.pb.IndexMetadata;
 import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.testing.kafka.KafkaBrokerFixture;
-import dev.lancecommit.testing.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package dev.lancecommit.rules.rebase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.deletion.CorruptDeletionFileException;
 import dev.lancecommit.format.deletion.DeletionVectors;
@@ -17,7 +18,6 @@ import dev.lancecommit.rules.conflict.ConflictOutcome;
 import dev.lancecommit.rules.conflict.ConflictOutcome.Kind;
 import dev.lancecommit.rules.conflict.ConflictResolver;
 import dev.lancecommit.rules.conflict.RebaseInputs;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Set;

@@ -1,5 +1,6 @@
 package dev.lancecommit.rules.rebase;
 
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.TransactionFiles;
 import dev.lancecommit.format.WriterVersions;
@@ -12,7 +13,6 @@ import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.CommitContext;
 import dev.lancecommit.rules.ManifestBuilder;
 import dev.lancecommit.rules.conflict.CommittedTransaction;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -3,6 +3,8 @@ package dev.lancecommit.rules.rebase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancecommit.client.lance.LanceProtos;
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.TableState;
@@ -20,9 +22,7 @@ import dev.lancecommit.rules.conflict.ConflictOutcome;
 import dev.lancecommit.rules.conflict.ConflictOutcome.Kind;
 import dev.lancecommit.rules.conflict.ConflictResolver;
 import dev.lancecommit.rules.conflict.RebaseInputs;
-import dev.lancecommit.testing.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -3,6 +3,7 @@ package dev.lancecommit.coordinator.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.storage.LocalObjectStore;
 import dev.lancecommit.coordinator.storage.ObjectInfo;
@@ -27,7 +28,7 @@ import dev.lancecommit.testing.FaultInjectingObjectStore;
 import dev.lancecommit.testing.FaultInjectingObjectStore.Call;
 import dev.lancecommit.testing.FaultInjectingObjectStore.When;
 import dev.lancecommit.testing.HandMadeTransactions;
-import dev.lancecommit.testing.lance.TransactionFactory;
+import dev.lancecommit.testing.lance.TestIndexes;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -207,7 +208,7 @@ class CloneLaneTest {
     LaneCommitService service = newService();
     commit(service, sourceRef, create());
     commit(service, sourceRef, append(1));
-    IndexMetadata index = TransactionFactory.btreeIndex("id_idx", List.of(0), 2, List.of(0, 1));
+    IndexMetadata index = TestIndexes.btreeIndex("id_idx", List.of(0), 2, List.of(0, 1));
     commit(service, sourceRef, TransactionFactory.createIndex(2, List.of(index), List.of()));
     String indexDir = "_indices/" + uuidOf(index);
     store.put(source.key(indexDir + "/page_data.lance"), new byte[7]);

@@ -6,6 +6,8 @@ import static dev.lancecommit.coordinator.publication.PublicationHarness.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.lancecommit.client.lance.LanceProtos;
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.coordinator.commit.CommitResult;
 import dev.lancecommit.coordinator.commit.CommitEventSink;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
@@ -18,9 +20,7 @@ import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.WriterVersions;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.testing.kafka.KafkaBrokerFixture;
-import dev.lancecommit.testing.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

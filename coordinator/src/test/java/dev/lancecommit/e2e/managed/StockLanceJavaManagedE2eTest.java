@@ -3,15 +3,15 @@ package dev.lancecommit.e2e.managed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancecommit.client.lance.LanceProtos;
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.e2e.CommitApi;
 import dev.lancecommit.e2e.E2eServices;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventReader;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.testing.S3ProxyFixture;
-import dev.lancecommit.testing.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

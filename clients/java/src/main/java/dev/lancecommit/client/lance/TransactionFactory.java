@@ -1,6 +1,5 @@
-package dev.lancecommit.testing.lance;
+package dev.lancecommit.client.lance;
 
-import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.Field;
@@ -86,23 +85,6 @@ public final class TransactionFactory {
         .setCreateIndex(Transaction.CreateIndex.newBuilder()
             .addAllNewIndices(newIndices)
             .addAllRemovedIndices(removedIndices))
-        .build();
-  }
-
-  /**
-   * A scalar (BTree) index segment on {@code fieldIds} covering {@code fragmentIds}, built at
-   * {@code datasetVersion}, with a fresh uuid. Only metadata: no index files are written.
-   */
-  public static IndexMetadata btreeIndex(String name, List<Integer> fieldIds, long datasetVersion,
-      Collection<Integer> fragmentIds) {
-    return IndexMetadata.newBuilder()
-        .setUuid(uuid(java.util.UUID.randomUUID()))
-        .addAllFields(fieldIds)
-        .setName(name)
-        .setDatasetVersion(datasetVersion)
-        .setFragmentBitmap(fragmentBitmap(fragmentIds))
-        .setIndexDetails(Any.newBuilder().setTypeUrl("/lance.table.BTreeIndexDetails"))
-        .setIndexVersion(0)
         .build();
   }
 

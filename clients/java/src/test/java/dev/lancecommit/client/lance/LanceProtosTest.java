@@ -1,4 +1,4 @@
-package dev.lancecommit.testing.lance;
+package dev.lancecommit.client.lance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,9 @@ import dev.lancecommit.format.pb.IndexMetadata;
 import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.RowIdSequence;
 import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.testing.lance.LanceTables;
+import dev.lancecommit.testing.lance.StockLanceFiles;
+import dev.lancecommit.testing.lance.TestIndexes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -223,7 +226,7 @@ class LanceProtosTest {
       assertThat(stock.getFragmentBitmap()).isEqualTo(TransactionFactory.fragmentBitmap(List.of(0, 1, 2)));
       assertThat(stock.getUuid()).isEqualTo(TransactionFactory.uuid(index.uuid()));
 
-      IndexMetadata ours = TransactionFactory.btreeIndex("id_idx", List.of(0), 1, List.of(0, 1, 2));
+      IndexMetadata ours = TestIndexes.btreeIndex("id_idx", List.of(0), 1, List.of(0, 1, 2));
       assertThat(ours.getIndexDetails().getTypeUrl()).isEqualTo(stock.getIndexDetails().getTypeUrl());
       assertThat(ours.toBuilder().setUuid(stock.getUuid()).build())
           .isEqualTo(stock.toBuilder().clearCreatedAt().clearFiles().build());

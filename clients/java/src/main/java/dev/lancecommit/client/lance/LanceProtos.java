@@ -1,4 +1,4 @@
-package dev.lancecommit.testing.lance;
+package dev.lancecommit.client.lance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
