@@ -2,13 +2,17 @@ package dev.lancecommit.client.lance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.DeletionFile;
 import dev.lancecommit.format.pb.Encoding;
 import dev.lancecommit.format.pb.ExternalFile;
 import dev.lancecommit.format.pb.Field;
+import dev.lancecommit.format.pb.IndexMetadata;
+import dev.lancecommit.format.pb.Transaction;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -20,13 +24,15 @@ import java.util.Map;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.lance.FragmentMetadata;
+import org.lance.compaction.RewriteResult;
 import org.lance.fragment.DeletionFileType;
 import org.lance.fragment.RowIdMeta;
 import org.lance.fragment.VersionMeta;
+import org.lance.index.Index;
 
 /**
  * Converts lance-core 7.0.0 Java objects into our Lance protobuf messages, the way stock Lance itself encodes
- * them in {@code _transactions/*.txn} and manifests (verified byte-for-byte by {@code LanceProtosTest}).
+ * them in {@code _transactions/*.txn} and manifests (verified byte for byte by {@code LanceProtosTest}). Stateless.
  */
 public final class LanceProtos {
 
@@ -118,6 +124,46 @@ public final class LanceProtos {
   }
 
   /**
+   * One compaction task's result as a Rewrite group: the fragments it read (as committed, with their ids) become the
+   * fragments it wrote (id 0: the commit assigns ids).
+   */
+  public static Transaction.RewriteGroup rewriteGroup(RewriteResult result) {
+    return Transaction.RewriteGroup.newBuilder()
+        .addAllOldFragments(fragments(result.getOriginalFragments()))
+        .addAllNewFragments(fragments(result.getNewFragments()))
+        .build();
+  }
+
+  /**
+   * An index segment Lance built without committing it (e.g. {@code Dataset.createIndex} with fragment ids and an
+   * index uuid) as the {@link IndexMetadata} a CreateIndex carries. Lance 7's Java {@link Index} does not expose the
+   * segment's file list, so {@code files} stays empty (readers do not need it).
+   *
+   * @throws IllegalArgumentException when the index has no details or no fragment list
+   */
+  public static IndexMetadata index(Index index) {
+    IndexMetadata.Builder b = IndexMetadata.newBuilder()
+        .setUuid(TransactionFactory.uuid(index.uuid()))
+        .addAllFields(index.fields())
+        .setName(index.name())
+        .setDatasetVersion(index.datasetVersion())
+        .setIndexVersion(index.indexVersion());
+    List<Integer> covered = index.fragments().orElseThrow(() -> new IllegalArgumentException(
+        "index " + index.name() + " (" + index.uuid() + ") does not say which fragments it covers"));
+    b.setFragmentBitmap(TransactionFactory.fragmentBitmap(covered));
+    byte[] details = index.indexDetails().orElseThrow(() -> new IllegalArgumentException(
+        "index " + index.name() + " (" + index.uuid() + ") has no index details"));
+    try {
+      b.setIndexDetails(Any.parseFrom(details));
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException("index details of " + index.uuid() + " are not a protobuf Any", e);
+    }
+    index.createdAt().ifPresent(at -> b.setCreatedAt(at.toEpochMilli()));
+    index.baseId().ifPresent(b::setBaseId);
+    return b.build();
+  }
+
+  /**
    * The flattened Lance schema of an Arrow schema as a new table gets it: ids assigned depth-first in pre-order
    * from 0, parent before children, {@code parent_id = -1} at top level. Schema-level metadata is not part of
    * the field list (stock Lance leaves {@code Overwrite.schema_metadata} empty).
@@ -127,6 +173,18 @@ public final class LanceProtos {
     int[] nextId = {0};
     for (org.apache.arrow.vector.types.pojo.Field field : schema.getFields()) {
       flatten(field, -1, nextId, out);
+    }
+    return out;
+  }
+
+  /**
+   * The Arrow schema's own key/value metadata, as a manifest's {@code schema_metadata} holds it (UTF-8 values). Lance
+   * keeps it in the manifest but not in the Overwrite of its transaction file.
+   */
+  public static Map<String, ByteString> schemaMetadata(Schema schema) {
+    Map<String, ByteString> out = new java.util.TreeMap<>();
+    if (schema.getCustomMetadata() != null) {
+      schema.getCustomMetadata().forEach((k, v) -> out.put(k, ByteString.copyFrom(v, StandardCharsets.UTF_8)));
     }
     return out;
   }

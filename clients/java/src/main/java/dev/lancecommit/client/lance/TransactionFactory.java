@@ -79,6 +79,13 @@ public final class TransactionFactory {
         .build();
   }
 
+  /** A Rewrite of several groups (e.g. one per compaction task), applied in order. */
+  public static Transaction rewrite(long readVersion, List<Transaction.RewriteGroup> groups) {
+    return base(readVersion)
+        .setRewrite(Transaction.Rewrite.newBuilder().addAllGroups(groups))
+        .build();
+  }
+
   public static Transaction createIndex(long readVersion, List<IndexMetadata> newIndices,
       List<IndexMetadata> removedIndices) {
     return base(readVersion)

@@ -33,10 +33,16 @@ import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.FragmentMetadata;
 import org.lance.WriteParams;
+import org.lance.compaction.Compaction;
+import org.lance.compaction.CompactionOptions;
+import org.lance.compaction.CompactionTask;
+import org.lance.compaction.RewriteResult;
 import org.lance.index.Index;
+import org.lance.index.IndexOptions;
 import org.lance.index.IndexParams;
 import org.lance.index.IndexType;
 import org.lance.index.scalar.ScalarIndexParams;
+import org.lance.operation.CreateIndex;
 import org.lance.operation.Delete;
 import org.lance.operation.Overwrite;
 import org.lance.operation.ReserveFragments;
@@ -231,6 +237,64 @@ class LanceProtosTest {
       assertThat(ours.toBuilder().setUuid(stock.getUuid()).build())
           .isEqualTo(stock.toBuilder().clearCreatedAt().clearFiles().build());
     }
+  }
+
+  @Test
+  void compactionResultsAndIndexSegmentsConvertLikeLanceWritesThem() {
+    Path table = dir.resolve("maintained.lance");
+    try (LanceTables lance = LanceTables.local(table)) {
+      assertThat(commit(lance, 0, overwrite(lance.writeRows(0, 20, 5), LanceTables.ROW_SCHEMA))).isEqualTo(1);
+      List<RewriteResult> results = new ArrayList<>();
+      CompactionOptions options = CompactionOptions.builder().withTargetRowsPerFragment(1000).build();
+      try (Dataset v1 = lance.open(1)) {
+        for (CompactionTask task : Compaction.planCompaction(v1, options).getCompactionTasks()) {
+          results.add(task.execute(v1));
+        }
+        Compaction.commitCompaction(v1, results, options);
+      }
+      Transaction stock = StockLanceFiles.transactions(table).stream().filter(Transaction::hasRewrite).findFirst()
+          .orElseThrow();
+      Transaction ours = TransactionFactory.rewrite(stock.getReadVersion(),
+          results.stream().map(LanceProtos::rewriteGroup).toList());
+      // Lance's own commit gives the new fragments their ids; through the coordinator they keep 0 until it commits
+      Transaction.Builder withStockIds = withUuid(ours, stock).toBuilder();
+      for (int g = 0; g < stock.getRewrite().getGroupsCount(); g++) {
+        for (int f = 0; f < stock.getRewrite().getGroups(g).getNewFragmentsCount(); f++) {
+          assertThat(ours.getRewrite().getGroups(g).getNewFragments(f).getId()).isZero();
+          withStockIds.getRewriteBuilder().getGroupsBuilder(g).getNewFragmentsBuilder(f)
+              .setId(stock.getRewrite().getGroups(g).getNewFragments(f).getId());
+        }
+      }
+      assertThat(withStockIds.build()).isEqualTo(stock);
+
+      long version = lance.latestVersion();
+      String uuid = java.util.UUID.randomUUID().toString();
+      Index segment;
+      try (Dataset latest = lance.open(version)) {
+        IndexParams params = IndexParams.builder().setScalarIndexParams(ScalarIndexParams.create("btree")).build();
+        List<Integer> fragments = latest.getFragments().stream().map(Fragment::getId).toList();
+        segment = latest.createIndex(IndexOptions.builder(List.of("id"), IndexType.BTREE, params)
+            .withIndexName("id_idx").withFragmentIds(fragments).withIndexUUID(uuid).build());
+        latest.mergeIndexMetadata(uuid, IndexType.BTREE, Optional.empty());
+      }
+      assertThat(lance.commitWithLance(version, CreateIndex.builder().withNewIndices(List.of(segment)).build()))
+          .isEqualTo(version + 1);
+      IndexMetadata stockIndex = StockLanceFiles.transaction(table, version).getCreateIndex().getNewIndices(0);
+      // Lance 7's Java Index does not expose the segment's files; everything else is what Lance wrote
+      assertThat(LanceProtos.index(segment)).isEqualTo(stockIndex.toBuilder().clearFiles().build());
+    }
+  }
+
+  @Test
+  void schemaMetadataIsWhatLanceKeepsInTheManifest() {
+    Schema schema = new Schema(LanceTables.ROW_SCHEMA.getFields(), Map.of("owner", "sales", "b", "2"));
+    Path table = dir.resolve("meta.lance");
+    try (BufferAllocator alloc = new RootAllocator();
+        Dataset ds = Dataset.create(alloc, table.toString(), schema, new WriteParams.Builder().build())) {
+      assertThat(ds.version()).isEqualTo(1);
+    }
+    assertThat(StockLanceFiles.manifest(table, 1).getSchemaMetadataMap()).isEqualTo(LanceProtos.schemaMetadata(schema));
+    assertThat(StockLanceFiles.transaction(table, 0).getOverwrite().getSchemaMetadataMap()).isEmpty();
   }
 
   @Test
