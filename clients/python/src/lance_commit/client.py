@@ -1,0 +1,420 @@
+"""CommitClient: commit pylance writes through the Lance commit coordinator's CommitTable."""
+
+from __future__ import annotations
+
+import base64
+import email.utils
+import json
+import random
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+
+import lance
+from lance.fragment import FragmentMetadata
+
+from . import _protos, transactions
+from .errors import (
+    CommitStateUnknownError,
+    InvalidInputError,
+    RequestFailedError,
+    RetryableConflictError,
+    ServiceUnavailableError,
+    error_for,
+)
+from .transactions import SchemaLike
+
+__all__ = ["CommitClient", "CommitRequest", "CommitResult", "RetryPolicy", "TableInfo", "TableId"]
+
+TableId = Union[str, Sequence[str]]
+"""A table id: a list of parts (``["sales", "orders"]``) or the ``$``-joined form (``"sales$orders"``)."""
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How the client retries; one policy for every call of a client.
+
+    - 409/14 on an Append: resubmitted on the conflicting version (appends commute), at most ``max_rebuilds`` times;
+      the same for :meth:`CommitClient.delete` (recomputed on the new version) and :meth:`CommitClient.commit_rebuilding`.
+      Other retryable conflicts raise :class:`~lance_commit.errors.RetryableConflictError`.
+    - 503 and other 5xx, or no answer: the identical bytes are sent again (CommitTable is idempotent per transaction
+      uuid) with exponential backoff and full jitter, until ``retry_budget`` seconds are spent; then
+      :class:`~lance_commit.errors.CommitStateUnknownError`.
+    - 429: the same, waiting at least the ``Retry-After`` the answer names; then
+      :class:`~lance_commit.errors.ThrottledError` (or ``CommitStateUnknownError`` when an earlier attempt's outcome
+      was unknown).
+    """
+
+    max_rebuilds: int = 10
+    retry_budget: float = 60.0
+    initial_backoff: float = 0.05
+    max_backoff: float = 5.0
+    request_timeout: float = 60.0
+
+    def __post_init__(self) -> None:
+        if self.max_rebuilds < 0:
+            raise ValueError(f"max_rebuilds must be >= 0, got {self.max_rebuilds}")
+        if min(self.retry_budget, self.initial_backoff, self.max_backoff) < 0 or self.request_timeout <= 0:
+            raise ValueError(f"durations must be >= 0 and request_timeout > 0: {self}")
+        if self.max_backoff < self.initial_backoff:
+            raise ValueError(f"max_backoff {self.max_backoff} is below initial_backoff {self.initial_backoff}")
+
+    def delay(self, retry: int, retry_after: Optional[float]) -> float:
+        """Seconds to wait before retry number ``retry`` (0-based)."""
+        if retry_after is not None:
+            return retry_after + random.uniform(0, self.initial_backoff)
+        ceiling = min(self.max_backoff, self.initial_backoff * (2 ** min(retry, 30)))
+        return random.uniform(0, ceiling)
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """Where a table lives: pass ``location`` and ``storage_options`` to ``lance.fragment.write_fragments``."""
+
+    table_id: List[str]
+    location: str
+    storage_options: Dict[str, str]
+    version: Optional[int]
+    """The latest committed version; None for a declared table with no version yet."""
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    """A committed transaction."""
+
+    version: int
+    read_version: int
+    transaction_uuid: str
+    manifest_path: str
+    operation: str
+
+
+@dataclass(frozen=True)
+class CommitRequest:
+    """One CommitTable call: the Lance ``Transaction`` protobuf bytes and, for a Delete or Update, the row addresses
+    it touched (a portable 64-bit Roaring map) so the coordinator can rebase it over concurrent deletes."""
+
+    transaction: bytes
+    affected_rows: Optional[bytes] = None
+
+
+Rebuild = Callable[[int], CommitRequest]
+
+
+def _table_parts(table_id: TableId) -> List[str]:
+    parts = table_id.split("$") if isinstance(table_id, str) else list(table_id)
+    if not parts or any(not isinstance(p, str) or not p or "$" in p for p in parts):
+        raise ValueError(f"invalid table id {table_id!r}: non-empty parts without '$' expected")
+    return parts
+
+
+class CommitClient:
+    """Commits Lance transactions through the coordinator, with one retry policy (:class:`RetryPolicy`).
+
+    Thread-safe: one client may be used from any number of threads (every call keeps its state to itself, and each
+    HTTP request is its own connection).
+
+    ``url`` is the coordinator's REST URL; ``api_key`` is sent as ``x-api-key`` and ``token`` as
+    ``Authorization: Bearer``. ``storage_options`` are used under the vended ones (which win) when the client itself
+    opens a table (``delete``).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        api_key: Optional[str] = None,
+        token: Optional[str] = None,
+        *,
+        retry: RetryPolicy = RetryPolicy(),
+        storage_options: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        parsed = urllib.parse.urlparse(url)
+        if parsed.scheme not in ("http", "https") or not parsed.netloc:
+            raise ValueError(f"the coordinator URL must be http(s)://host[:port], got {url!r}")
+        self._url = url.rstrip("/")
+        self._headers: Dict[str, str] = {}
+        if api_key:
+            self._headers["x-api-key"] = api_key
+        if token:
+            self._headers["Authorization"] = f"Bearer {token}"
+        self.retry = retry
+        self._storage_options = dict(storage_options or {})
+
+    # ---- namespace calls
+
+    def create_namespace(self, namespace: TableId, properties: Optional[Mapping[str, str]] = None) -> None:
+        """CreateNamespace; raises :class:`~lance_commit.errors.NamespaceAlreadyExistsError` if it exists."""
+        parts = _table_parts(namespace)
+        self._post(f"CreateNamespace {'$'.join(parts)}", self._path("namespace", parts, "create"),
+                   {"properties": dict(properties or {})}, idempotent=False)
+
+    def declare_table(self, table_id: TableId) -> TableInfo:
+        """DeclareTable: reserves the id and returns where to write its data files, with vended storage options."""
+        parts = _table_parts(table_id)
+        body = self._post(f"DeclareTable {'$'.join(parts)}", self._path("table", parts, "declare"), {},
+                          idempotent=False)
+        return self._table_info(parts, body)
+
+    def describe_table(self, table_id: TableId) -> TableInfo:
+        """DescribeTable: the table's location, vended storage options and latest version."""
+        parts = _table_parts(table_id)
+        body = self._post(f"DescribeTable {'$'.join(parts)}", self._path("table", parts, "describe"), {},
+                          idempotent=True)
+        return self._table_info(parts, body)
+
+    # ---- commits
+
+    def create_table(self, table_id: TableId, fragments: Sequence[FragmentMetadata], schema: SchemaLike) -> CommitResult:
+        """Commits the first version of a declared table: an Overwrite at read version 0 with ``schema`` (recorded
+        exactly as pylance records it) and the fragments written for it."""
+        txn = transactions.overwrite(0, fragments, schema)
+        return self._commit_loop(_table_parts(table_id), CommitRequest(txn.SerializeToString()), None)
+
+    def append(self, table_id: TableId, fragments: Sequence[FragmentMetadata]) -> CommitResult:
+        """Appends fragments on the latest version; a 409/14 is resubmitted on the conflicting version."""
+        parts = _table_parts(table_id)
+        txn = transactions.append(self._latest_version(parts), fragments)
+        return self.commit_request(parts, CommitRequest(txn.SerializeToString()))
+
+    def overwrite(self, table_id: TableId, fragments: Sequence[FragmentMetadata], schema: SchemaLike) -> CommitResult:
+        """Replaces the table's schema and data with ``fragments``, on its latest version."""
+        parts = _table_parts(table_id)
+        txn = transactions.overwrite(self._latest_version(parts), fragments, schema)
+        return self._commit_loop(parts, CommitRequest(txn.SerializeToString()), None)
+
+    def delete(self, table_id: TableId, predicate: str) -> CommitResult:
+        """Deletes the rows matching the SQL ``predicate``.
+
+        pylance computes the deletion vectors on the latest version without committing, and the Delete goes to the
+        coordinator with the row addresses it touched, so concurrent deletes of other rows of the same fragments are
+        merged server-side. If the coordinator still answers 409/14 (the same rows were deleted meanwhile, or the
+        fragments rewritten) the delete is computed again on the conflicting version. Like pylance's own delete, a
+        predicate matching nothing still commits a version.
+        """
+        parts = _table_parts(table_id)
+        table = self.describe_table(parts)
+        if table.version is None:
+            raise InvalidInputError(f"Delete from {'$'.join(parts)} refused: the table has no version yet")
+        options = {**self._storage_options, **table.storage_options}
+
+        def rebuild(read_version: int) -> CommitRequest:
+            dataset = lance.dataset(table.location, version=read_version, storage_options=options)
+            txn, affected = transactions.compute_delete(dataset, predicate)
+            return CommitRequest(txn.SerializeToString(), affected)
+
+        return self.commit_rebuilding(parts, table.version, rebuild)
+
+    def compact(self, table_id: TableId, *results: Any) -> CommitResult:
+        """Commits compaction done with pylance (``lance.optimize.Compaction.plan(ds, options)``, then
+        ``task.execute(ds)`` for each task): one Rewrite group per result, on the version the plan was made on. A
+        retryable conflict raises :class:`~lance_commit.errors.RetryableConflictError`: plan again."""
+        txn = transactions.rewrite(results)
+        return self._commit_loop(_table_parts(table_id), CommitRequest(txn.SerializeToString()), None)
+
+    def create_index(self, table_id: TableId, added: Sequence[Any], removed: Sequence[Any] = ()) -> CommitResult:
+        """Commits index segments pylance built without committing (``LanceDataset.create_index_uncommitted`` with
+        ``fragment_ids``, optionally merged with ``merge_existing_index_segments``), replacing ``removed``."""
+        txn = transactions.create_index(added, removed)
+        return self._commit_loop(_table_parts(table_id), CommitRequest(txn.SerializeToString()), None)
+
+    def commit(self, table_id: TableId, transaction_bytes: bytes) -> CommitResult:
+        """Commits a transaction built elsewhere (the bytes Lance writes to ``_transactions/*.txn``). An Append is
+        rebuilt on a conflicting version like :meth:`append`; any other retryable conflict is raised."""
+        return self.commit_request(table_id, CommitRequest(bytes(transaction_bytes)))
+
+    def commit_request(self, table_id: TableId, request: CommitRequest) -> CommitResult:
+        """Commits ``request`` (e.g. the ``request`` of a :class:`~lance_commit.errors.CommitStateUnknownError`)."""
+        parts = _table_parts(table_id)
+        txn = _protos.Transaction()
+        try:
+            txn.ParseFromString(request.transaction)
+        except Exception as e:  # the protobuf runtime raises DecodeError, or other errors on some backends
+            raise ValueError(f"not a Lance Transaction protobuf: {e}") from e
+        rebuild: Optional[Rebuild] = None
+        if txn.HasField("append"):
+
+            def rebuild(read_version: int) -> CommitRequest:
+                txn.read_version = read_version  # same uuid: a rebuilt append is the same transaction
+                return CommitRequest(txn.SerializeToString(), request.affected_rows)
+
+        return self._commit_loop(parts, request, rebuild)
+
+    def commit_rebuilding(self, table_id: TableId, read_version: int, rebuild: Rebuild) -> CommitResult:
+        """Commits what ``rebuild(read_version)`` builds; on each 409/14 calls it again with the conflicting version
+        (at most ``retry.max_rebuilds`` times). ``rebuild`` redoes the work on that version and may write files."""
+        return self._commit_loop(_table_parts(table_id), rebuild(read_version), rebuild)
+
+    def _commit_loop(self, parts: List[str], request: CommitRequest, rebuild: Optional[Rebuild]) -> CommitResult:
+        rebuilds = 0
+        while True:
+            try:
+                return self._commit_once(parts, request)
+            except RetryableConflictError as e:
+                if rebuild is None or rebuilds >= self.retry.max_rebuilds or e.conflicting_version is None:
+                    raise
+                rebuilds += 1
+                request = rebuild(e.conflicting_version)
+
+    def _commit_once(self, parts: List[str], request: CommitRequest) -> CommitResult:
+        """One commit, resubmitting the identical bytes after 429, 5xx or no answer within the retry budget."""
+        call = f"CommitTable {'$'.join(parts)}"
+        if request.affected_rows is None:
+            body, content_type = request.transaction, "application/x-protobuf"
+        else:
+            body = json.dumps({
+                "transaction": base64.b64encode(request.transaction).decode("ascii"),
+                "affected_rows": base64.b64encode(request.affected_rows).decode("ascii"),
+            }).encode("utf-8")
+            content_type = "application/json"
+        attempts = _Attempts(self.retry)
+        uncertain = False
+        last = (0, -1, "")
+        while True:
+            try:
+                status, headers, raw = self._send(self._path("table", parts, "commit"), body, content_type)
+            except OSError as e:  # no answer: the request may or may not have been processed
+                uncertain = True
+                last = (0, -1, f"no answer ({e})")
+                if attempts.wait(None):
+                    continue
+                raise self._unknown(call, parts, request, attempts, last) from e
+            if status == 200:
+                try:
+                    answer = json.loads(raw)
+                    return CommitResult(
+                        version=int(answer["version"]),
+                        read_version=int(answer.get("read_version", -1)),
+                        transaction_uuid=str(answer.get("transaction_uuid", "")),
+                        manifest_path=str(answer.get("manifest_path", "")),
+                        operation=str(answer.get("operation", "")),
+                    )
+                except (ValueError, KeyError, TypeError) as e:
+                    raise self._unknown(call, parts, request, attempts, (200, -1, f"unreadable answer {raw!r}")) from e
+            error = _error_body(raw)
+            if status == 429:
+                if attempts.wait(_retry_after(headers)):
+                    continue
+                if uncertain:
+                    raise self._unknown(call, parts, request, attempts, last)
+                raise error_for(f"{call} (throttled for {attempts.elapsed():.1f}s)", status, error)
+            if status >= 500:
+                uncertain = True
+                last = (status, error.get("code") if isinstance(error.get("code"), int) else -1,
+                        str(error.get("error") or error.get("detail") or raw[:200]))
+                if attempts.wait(_retry_after(headers)):
+                    continue
+                raise self._unknown(call, parts, request, attempts, last)
+            raise error_for(call, status, error)
+
+    @staticmethod
+    def _unknown(call: str, parts: List[str], request: CommitRequest, attempts: "_Attempts",
+                 last: "tuple[int, Any, str]") -> CommitStateUnknownError:
+        status, code, problem = last
+        txn = _protos.Transaction()
+        txn.ParseFromString(request.transaction)
+        return CommitStateUnknownError(
+            f"{call}: outcome unknown after {attempts.count} attempt(s) in {attempts.elapsed():.1f}s, last: "
+            f"{problem}. Resubmitting the same request (transaction {txn.uuid}) is safe and settles it.",
+            status, code if isinstance(code, int) else -1, problem, parts, request)
+
+    # ---- plumbing
+
+    def _latest_version(self, parts: List[str]) -> int:
+        body = self._post(f"DescribeTable {'$'.join(parts)}", self._path("table", parts, "describe"),
+                          {"vend_credentials": False}, idempotent=True)
+        if body.get("version") is None:
+            raise InvalidInputError(f"Table {'$'.join(parts)} has no version yet; create it with create_table")
+        return int(body["version"])
+
+    def _table_info(self, parts: List[str], body: Dict[str, Any]) -> TableInfo:
+        location = body.get("location")
+        if not location:
+            raise RequestFailedError(f"Table {'$'.join(parts)}: the answer names no location: {body}", 200)
+        options = {**self._storage_options, **{str(k): str(v) for k, v in (body.get("storage_options") or {}).items()}}
+        version = body.get("version")
+        return TableInfo(parts, str(location), options, int(version) if version is not None else None)
+
+    def _post(self, call: str, path: str, payload: Dict[str, Any], *, idempotent: bool) -> Dict[str, Any]:
+        body = json.dumps(payload).encode("utf-8")
+        attempts = _Attempts(self.retry)
+        while True:
+            try:
+                status, headers, raw = self._send(path, body, "application/json")
+            except OSError as e:
+                if idempotent and attempts.wait(None):
+                    continue
+                raise ServiceUnavailableError(f"{call} failed: no answer from {self._url} ({e})", 0, -1, str(e)) from e
+            if status == 200:
+                try:
+                    answer = json.loads(raw) if raw.strip() else {}
+                except ValueError as e:
+                    raise RequestFailedError(f"{call}: unreadable answer {raw!r}", status) from e
+                if not isinstance(answer, dict):
+                    raise RequestFailedError(f"{call}: unexpected answer {raw!r}", status)
+                return answer
+            if (status == 429 or status >= 500 and idempotent) and attempts.wait(_retry_after(headers)):
+                continue
+            raise error_for(call, status, _error_body(raw))
+
+    def _path(self, kind: str, parts: List[str], action: str) -> str:
+        return f"/v1/{kind}/{urllib.parse.quote('$'.join(parts), safe='$')}/{action}"
+
+    def _send(self, path: str, body: bytes, content_type: str) -> "tuple[int, Mapping[str, str], str]":
+        request = urllib.request.Request(self._url + path, data=body, method="POST",
+                                         headers={**self._headers, "Content-Type": content_type})
+        try:
+            with urllib.request.urlopen(request, timeout=self.retry.request_timeout) as response:
+                return response.status, response.headers, response.read().decode("utf-8", "replace")
+        except urllib.error.HTTPError as e:
+            with e:
+                return e.code, e.headers, e.read().decode("utf-8", "replace")
+
+
+class _Attempts:
+    """The attempts of one call: counts them and sleeps between them while the retry budget lasts."""
+
+    def __init__(self, policy: RetryPolicy) -> None:
+        self._policy = policy
+        self._start = time.monotonic()
+        self.count = 1
+
+    def wait(self, retry_after: Optional[float]) -> bool:
+        delay = self._policy.delay(self.count - 1, retry_after)
+        if time.monotonic() + delay > self._start + self._policy.retry_budget:
+            return False
+        time.sleep(delay)
+        self.count += 1
+        return True
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self._start
+
+
+def _error_body(raw: str) -> Dict[str, Any]:
+    try:
+        parsed = json.loads(raw)
+        if isinstance(parsed, dict):
+            return parsed
+    except ValueError:
+        pass
+    return {"detail": raw[:500]}
+
+
+def _retry_after(headers: Mapping[str, str]) -> Optional[float]:
+    """``Retry-After`` as delta-seconds or an HTTP date (RFC 9110), if valid."""
+    value = (headers.get("Retry-After") or "").strip()
+    if not value:
+        return None
+    if value.isdigit():
+        return float(value)
+    try:
+        at = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=timezone.utc)
+    return max(0.0, (at - datetime.now(timezone.utc)).total_seconds())

@@ -1,0 +1,240 @@
+"""CommitClient against a real coordinator, writing with real pylance 14.0.2 and reading back with stock readers."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import time
+
+import lance
+import pyarrow as pa
+import pytest
+from lance.fragment import write_fragments
+
+from conftest import FAST_RETRIES, rows
+from lance_commit import (
+    CommitClient,
+    CommitRequest,
+    CommitStateUnknownError,
+    IncompatibleConflictError,
+    InvalidInputError,
+    NamespaceNotFoundError,
+    RetryableConflictError,
+    TableAlreadyExistsError,
+    TableNotFoundError,
+    ThrottledError,
+    _protos,
+    transactions,
+)
+from lance_files import manifest
+from test_transactions import RICH_SCHEMA
+
+
+def ids(location: str, version=None) -> list:
+    return sorted(lance.dataset(location, version=version).to_table(columns=["id"])["id"].to_pylist())
+
+
+def create(client: CommitClient, table_id: str, first: int = 0, count: int = 10):
+    table = client.declare_table(table_id)
+    fragments = write_fragments(rows(first, count), table.location, storage_options=table.storage_options)
+    result = client.create_table(table_id, fragments, schema=rows(0, 0).schema)
+    return table, result
+
+
+def test_create_append_delete_overwrite_read_back_with_pylance(client, namespace):
+    table_id = [namespace, "orders"]
+    table, created = create(client, table_id)
+    assert table.version is None and table.table_id == table_id
+    assert (created.version, created.read_version, created.operation) == (1, 0, "Overwrite")
+
+    appended = client.append(f"{namespace}$orders", write_fragments(rows(10, 5), table.location))
+    assert (appended.version, appended.read_version, appended.operation) == (2, 1, "Append")
+    deleted = client.delete(table_id, "id % 2 = 0")
+    assert (deleted.version, deleted.operation) == (3, "Delete")
+    assert ids(table.location) == [i for i in range(15) if i % 2]
+    assert ids(table.location, version=2) == list(range(15))
+
+    described = client.describe_table(table_id)
+    assert (described.location, described.version) == (table.location, 3)
+    replaced = client.overwrite(table_id, write_fragments(rows(100, 3), table.location), schema=rows(0, 0).schema)
+    assert (replaced.version, replaced.read_version) == (4, 3)
+    assert ids(table.location) == [100, 101, 102]
+    assert lance.dataset(table.location).to_table()["value"].to_pylist() == ["v100", "v101", "v102"]
+
+
+def test_the_schema_is_recorded_exactly_as_pylance_records_it(client, namespace, tmp_path):
+    # the same Arrow schema: once through the client and the coordinator, once with pylance alone
+    table = client.declare_table([namespace, "rich"])
+    client.create_table([namespace, "rich"], write_fragments(RICH_SCHEMA.empty_table(), table.location),
+                        schema=RICH_SCHEMA)
+    stock = str(tmp_path / "stock.lance")
+    lance.write_dataset(RICH_SCHEMA.empty_table(), stock)
+
+    ours, theirs = manifest(table.location, 1), manifest(stock, 1)
+    assert [f.SerializeToString() for f in ours.fields] == [f.SerializeToString() for f in theirs.fields]
+    assert dict(ours.schema_metadata) == dict(theirs.schema_metadata) == {"owner": b"sales", "schema.version": b"3"}
+    assert lance.dataset(table.location).schema == lance.dataset(stock).schema
+
+
+def test_concurrent_appends_and_deletes_from_many_threads(client, namespace):
+    table_id = [namespace, "busy"]
+    table, _ = create(client, table_id, 0, 100)
+    appenders, per_appender, deleters = 6, 3, 4
+
+    def append(worker: int) -> list:
+        versions = []
+        for k in range(per_appender):
+            first = 1000 + (worker * per_appender + k) * 10
+            versions.append(client.append(table_id, write_fragments(rows(first, 10), table.location)).version)
+        return versions
+
+    def delete(worker: int) -> int:
+        # disjoint rows of the same fragment: the coordinator merges the deletion vectors
+        return client.delete(table_id, f"id >= {worker * 25} and id < {worker * 25 + 10}").version
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=appenders + deleters) as pool:
+        appends = [pool.submit(append, w) for w in range(appenders)]
+        deletes = [pool.submit(delete, w) for w in range(deleters)]
+        versions = [v for f in appends for v in f.result()] + [f.result() for f in deletes]
+
+    assert sorted(versions) == list(range(2, 2 + appenders * per_appender + deleters))
+    expected = [i for i in range(100) if not any(w * 25 <= i < w * 25 + 10 for w in range(deleters))]
+    expected += list(range(1000, 1000 + appenders * per_appender * 10))
+    assert ids(table.location) == sorted(expected)
+    assert lance.dataset(table.location).version == 1 + appenders * per_appender + deleters
+
+
+def test_an_append_answered_409_14_is_rebuilt_on_the_conflicting_version(client, namespace):
+    table_id = [namespace, "projected"]
+    table, _ = create(client, table_id)
+    stale = transactions.append(1, write_fragments(rows(10, 5), table.location))
+    # a Project (here: the same schema, not preserving nullability) makes appends built before it retryable
+    project = _protos.Transaction(read_version=1, uuid="0b3a6a5e-3c53-4b8e-9d3c-1f3e3a1e0f01")
+    project.project.schema.extend(transactions.schema_fields(rows(0, 0).schema))
+    assert client.commit(table_id, project.SerializeToString()).version == 2
+
+    result = client.commit(table_id, stale.SerializeToString())
+    assert (result.version, result.read_version, result.transaction_uuid) == (3, 2, stale.uuid)
+    assert ids(table.location) == list(range(15))
+
+
+def test_other_retryable_conflicts_name_the_version_and_can_be_rebuilt(client, namespace):
+    table_id = [namespace, "deletes"]
+    table, _ = create(client, table_id)
+    v1 = lance.dataset(table.location, version=1)
+    first, first_rows = transactions.compute_delete(v1, "id < 5")
+    second, second_rows = transactions.compute_delete(v1, "id < 3")
+    assert client.commit_request(table_id, CommitRequest(first.SerializeToString(), first_rows)).version == 2
+    with pytest.raises(RetryableConflictError) as conflict:
+        client.commit_request(table_id, CommitRequest(second.SerializeToString(), second_rows))
+    assert (conflict.value.status, conflict.value.code) == (409, 14)
+    assert (conflict.value.conflicting_version, conflict.value.conflicting_operation) == (2, "Delete")
+
+    calls = []
+
+    def rebuild(read_version: int) -> CommitRequest:
+        calls.append(read_version)
+        txn, affected = transactions.compute_delete(lance.dataset(table.location, version=read_version), "id < 3")
+        return CommitRequest(txn.SerializeToString(), affected)
+
+    # built on version 1 it conflicts again; the client calls back with version 2 and commits
+    result = client.commit_rebuilding(table_id, 1, rebuild)
+    assert calls == [1, 2] and result.version == 3
+    assert ids(table.location) == list(range(5, 10))
+
+
+def test_incompatible_conflicts_and_refusals_are_definite(client, namespace):
+    table_id = [namespace, "refusals"]
+    table, _ = create(client, table_id)
+    stale_append = transactions.append(1, write_fragments(rows(10, 1), table.location))
+    client.overwrite(table_id, write_fragments(rows(50, 2), table.location), schema=rows(0, 0).schema)
+    with pytest.raises(IncompatibleConflictError) as incompatible:
+        client.commit(table_id, stale_append.SerializeToString())
+    assert (incompatible.value.code, incompatible.value.conflicting_version) == (19, 2)
+    assert incompatible.value.conflicting_operation == "Overwrite"
+
+    with pytest.raises(TableAlreadyExistsError) as exists:
+        client.declare_table(table_id)
+    assert (exists.value.status, exists.value.code) == (409, 5)
+    with pytest.raises(TableNotFoundError):
+        client.append([namespace, "missing"], [])
+    with pytest.raises(NamespaceNotFoundError):
+        client.declare_table(["no_such_namespace_" + namespace, "t"])
+    outside = transactions.append(2, write_fragments(rows(0, 1), table.location))
+    outside.append.fragments[0].files[0].path = "../../elsewhere.lance"
+    with pytest.raises(InvalidInputError) as invalid:
+        client.commit(table_id, outside.SerializeToString())
+    assert (invalid.value.status, invalid.value.code) == (400, 13)
+    with pytest.raises(ValueError, match="not a Lance Transaction"):
+        client.commit(table_id, b"\xff\xff not a protobuf")
+    assert ids(table.location) == [50, 51]
+
+
+def test_lost_answers_are_resubmitted_with_the_same_bytes(client, namespace, proxy):
+    table_id = [namespace, "lost"]
+    table, _ = create(client, table_id)
+    through_proxy = CommitClient(proxy.url, retry=FAST_RETRIES)
+    proxy.inject("lost-503", "lost")
+
+    result = through_proxy.append(table_id, write_fragments(rows(10, 5), table.location))
+    # the first attempt landed; its resubmissions (identical bytes) were answered with the same version
+    assert result.version == 2
+    assert proxy.forwarded_commits == 3 and len(set(proxy.commit_bodies)) == 1
+    assert lance.dataset(table.location).version == 2
+    assert ids(table.location) == list(range(15))
+
+
+def test_throttling_honours_retry_after(client, namespace, proxy):
+    table_id = [namespace, "throttled"]
+    table, _ = create(client, table_id)
+    through_proxy = CommitClient(proxy.url, retry=FAST_RETRIES)
+    proxy.inject(("429", 1))
+    started = time.monotonic()
+    result = through_proxy.append(table_id, write_fragments(rows(10, 1), table.location))
+    assert time.monotonic() - started >= 1.0
+    assert result.version == 2 and proxy.forwarded_commits == 1
+
+    proxy.inject(*[("429", 0)] * 1000)
+    with pytest.raises(ThrottledError) as throttled:
+        CommitClient(proxy.url, retry=FAST_RETRIES).append(table_id, [])
+    assert (throttled.value.status, throttled.value.code) == (429, 21)
+    assert lance.dataset(table.location).version == 2
+
+
+def test_an_unknown_outcome_is_reported_and_settled_by_resubmitting(client, namespace, proxy):
+    table_id = [namespace, "unknown"]
+    table, _ = create(client, table_id)
+    proxy.inject("lost-503", *["503"] * 1000)
+    with pytest.raises(CommitStateUnknownError) as unknown:
+        CommitClient(proxy.url, retry=FAST_RETRIES).append(table_id, write_fragments(rows(10, 2), table.location))
+    assert (unknown.value.status, unknown.value.code) == (503, 17)
+    proxy.faults.clear()
+    # the first attempt had landed: resubmitting the same request answers that version and writes nothing
+    settled = client.commit_request(table_id, unknown.value.request)
+    assert settled.version == 2
+    assert lance.dataset(table.location).version == 2 and ids(table.location) == list(range(12))
+
+
+def test_compaction_and_index_segments_built_with_pylance_are_committed(client, namespace):
+    from lance.optimize import Compaction, CompactionOptions
+
+    table_id = [namespace, "maintained"]
+    table = client.declare_table(table_id)
+    client.create_table(table_id, write_fragments(rows(0, 40), table.location, max_rows_per_file=10),
+                        schema=rows(0, 0).schema)
+    client.delete(table_id, "id < 5")
+    ds = lance.dataset(table.location)
+    results = [task.execute(ds) for task in Compaction.plan(ds, CompactionOptions(target_rows_per_fragment=1000)).tasks]
+    compacted = client.compact(table_id, *results)
+    assert (compacted.version, compacted.operation) == (3, "Rewrite")
+    ds = lance.dataset(table.location)
+    assert len(ds.get_fragments()) == 1 and ids(table.location) == list(range(5, 40))
+
+    segment = ds.create_index_uncommitted("id", "BTREE", name="id_idx",
+                                          fragment_ids=[f.fragment_id for f in ds.get_fragments()])
+    assert lance.dataset(table.location).describe_indices() == []
+    indexed = client.create_index(table_id, [segment])
+    assert (indexed.version, indexed.operation) == (4, "CreateIndex")
+    ds = lance.dataset(table.location)
+    assert [(i.name, i.num_rows_indexed) for i in ds.describe_indices()] == [("id_idx", 35)]
+    assert ds.to_table(filter="id = 17")["id"].to_pylist() == [17]
+    assert "ScalarIndexQuery" in ds.scanner(filter="id = 17").explain_plan()
