@@ -1,4 +1,4 @@
-package dev.lancecommit.e2e.managed;
+package dev.lancecommit.testing;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -10,52 +10,94 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The stock Python clients in a virtual environment: {@code pylance} and {@code lance-namespace} at the pinned
- * versions. The environment is {@code $LCC_PYTHON_VENV} when set (deploy/local/test.sh can prepare it), else
- * {@code target/python-venv}; it is created and installed on first use and reused afterwards. Tests are skipped
- * only when this machine has no {@code python3} with the venv module; a failed install fails the test.
+ * The project's Python test environment: a virtual environment with the requirements pinned in
+ * {@code clients/python/requirements-test.txt} (stock {@code pylance} and {@code lance-namespace}, {@code pytest}).
+ * It is {@code $LCC_PYTHON_VENV} when set (deploy/local/test.sh creates it there), else {@code target/python-venv} at
+ * the repository root; created and installed on first use, reused afterwards.
+ *
+ * <p>Without {@code python3} and its venv module, tests are skipped only on a developer's {@code mvn} run: under
+ * deploy/local/test.sh ({@code LCC_PYTHON_VENV} set) or CI ({@code CI} set) they fail. A failed install fails.
  */
-final class PythonClients {
-  static final String PYLANCE = "pylance==14.0.2";
-  static final String LANCE_NAMESPACE = "lance-namespace==0.13.0";
+public final class PythonClients {
+  /** Relative to the repository root. */
+  public static final String REQUIREMENTS = "clients/python/requirements-test.txt";
   private static final long INSTALL_TIMEOUT_MINUTES = 15;
 
+  private final Path root;
   private final Path python;
 
-  private PythonClients(Path python) {
+  private PythonClients(Path root, Path python) {
+    this.root = root;
     this.python = python;
   }
 
-  /** The environment, installing the clients if needed; skips the calling test when python3/venv is missing. */
-  static synchronized PythonClients require() {
-    assumeTrue(run(List.of("python3", "-m", "venv", "--help"), Map.of(), 1).exitCode() == 0,
-        "python3 with the venv module is not available on this machine");
+  /** The environment, installing the requirements if needed; see the class comment for when it skips. */
+  public static synchronized PythonClients require() {
+    Path root = repositoryRoot();
+    boolean available = run(List.of("python3", "-m", "venv", "--help"), Map.of(), null, 1).exitCode() == 0;
+    if (!available) {
+      String why = "python3 with the venv module is not available on this machine (Debian/Ubuntu: apt-get install"
+          + " python3 python3-venv)";
+      if (strict()) {
+        throw new IllegalStateException(why + "; the Python tests are part of the test command and cannot be skipped"
+            + " here (LCC_PYTHON_VENV or CI is set)");
+      }
+      assumeTrue(false, why);
+    }
     String configured = System.getenv("LCC_PYTHON_VENV");
-    Path venv = (configured == null || configured.isBlank() ? Path.of("target", "python-venv") : Path.of(configured))
-        .toAbsolutePath();
+    Path venv = configured == null || configured.isBlank() ? root.resolve("target").resolve("python-venv")
+        : Path.of(configured).toAbsolutePath();
     Path python = venv.resolve("bin").resolve("python");
-    if (!installed(python)) {
-      check(run(List.of("python3", "-m", "venv", venv.toString()), Map.of(), 5), "creating " + venv);
-      check(run(List.of(python.toString(), "-m", "pip", "install", "--quiet", PYLANCE, LANCE_NAMESPACE), Map.of(),
-          INSTALL_TIMEOUT_MINUTES), "pip install " + PYLANCE + " " + LANCE_NAMESPACE);
-      if (!installed(python)) {
-        throw new IllegalStateException("pip installed " + PYLANCE + " and " + LANCE_NAMESPACE + " into " + venv
+    Map<String, String> pins = pins(root.resolve(REQUIREMENTS));
+    if (!installed(python, pins)) {
+      check(run(List.of("python3", "-m", "venv", venv.toString()), Map.of(), null, 5), "creating " + venv);
+      check(run(List.of(python.toString(), "-m", "pip", "install", "--quiet", "-r",
+          root.resolve(REQUIREMENTS).toString()), Map.of(), null, INSTALL_TIMEOUT_MINUTES),
+          "pip install -r " + REQUIREMENTS);
+      if (!installed(python, pins)) {
+        throw new IllegalStateException("pip installed " + pins + " into " + venv
             + " but they do not import at those versions");
       }
     }
-    return new PythonClients(python);
+    return new PythonClients(root, python);
+  }
+
+  /** The repository root: the first directory upwards from the working directory that has deploy/local/test.sh. */
+  public static Path repositoryRoot() {
+    Path dir = Path.of("").toAbsolutePath();
+    for (Path d = dir; d != null; d = d.getParent()) {
+      if (Files.isRegularFile(d.resolve("deploy").resolve("local").resolve("test.sh"))) {
+        return d;
+      }
+    }
+    throw new IllegalStateException("no repository root (with deploy/local/test.sh) above " + dir);
+  }
+
+  public Path python() {
+    return python;
+  }
+
+  /**
+   * {@code pip install} of a project directory of this repository (e.g. {@code clients/python}) as it is now, without
+   * its dependencies: the requirements file pins those.
+   */
+  public void installProject(String relativeDir) {
+    check(run(List.of(python.toString(), "-m", "pip", "install", "--quiet", "--force-reinstall", "--no-deps",
+        root.resolve(relativeDir).toString()), Map.of(), null, INSTALL_TIMEOUT_MINUTES),
+        "pip install " + relativeDir);
   }
 
   /**
    * Runs a script shipped under {@code src/test/resources/python/}. The environment carries no AWS settings, so the
    * script can only reach storage with what the namespace vends.
    */
-  Result runScript(String resource, List<String> args, long timeoutMinutes) {
+  public Result runScript(String resource, List<String> args, long timeoutMinutes) {
     Path script;
     try (InputStream in = PythonClients.class.getResourceAsStream("/python/" + resource)) {
       if (in == null) {
@@ -69,16 +111,25 @@ final class PythonClients {
     List<String> command = new ArrayList<>(List.of(python.toString(), script.toString()));
     command.addAll(args);
     try {
-      return run(command, Map.of("PYTHONUNBUFFERED", "1"), timeoutMinutes);
+      return run(command, Map.of("PYTHONUNBUFFERED", "1"), null, timeoutMinutes);
     } finally {
       script.toFile().delete();
     }
   }
 
+  /** Runs {@code python ARGS...} in {@code workDir} with {@code env} added (no AWS settings inherited). */
+  public Result runPython(List<String> args, Map<String, String> env, Path workDir, long timeoutMinutes) {
+    List<String> command = new ArrayList<>(List.of(python.toString()));
+    command.addAll(args);
+    Map<String, String> withDefaults = new LinkedHashMap<>(Map.of("PYTHONUNBUFFERED", "1"));
+    withDefaults.putAll(env);
+    return run(command, withDefaults, workDir, timeoutMinutes);
+  }
+
   /** What a process printed (stdout and stderr together) and how it ended; -1 when it timed out. */
-  record Result(int exitCode, String output) {
+  public record Result(int exitCode, String output) {
     /** The JSON after the last {@code RESULT } line, or null. */
-    String resultJson() {
+    public String resultJson() {
       String found = null;
       for (String line : output.split("\n")) {
         if (line.startsWith("RESULT ")) {
@@ -89,18 +140,41 @@ final class PythonClients {
     }
   }
 
-  private static boolean installed(Path python) {
+  private static boolean strict() {
+    String venv = System.getenv("LCC_PYTHON_VENV");
+    String ci = System.getenv("CI");
+    return venv != null && !venv.isBlank() || ci != null && !ci.isBlank() && !ci.equalsIgnoreCase("false");
+  }
+
+  /** {@code name==version} lines of a requirements file. */
+  private static Map<String, String> pins(Path requirements) {
+    Map<String, String> pins = new LinkedHashMap<>();
+    try {
+      for (String line : Files.readAllLines(requirements, StandardCharsets.UTF_8)) {
+        String l = line.strip();
+        if (l.isEmpty() || l.startsWith("#")) {
+          continue;
+        }
+        int eq = l.indexOf("==");
+        if (eq < 0) {
+          throw new IllegalStateException(requirements + ": pin every requirement with ==, got '" + l + "'");
+        }
+        pins.put(l.substring(0, eq).strip(), l.substring(eq + 2).strip());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return pins;
+  }
+
+  private static boolean installed(Path python, Map<String, String> pins) {
     if (!Files.isExecutable(python)) {
       return false;
     }
-    String probe = "import lance, lance_namespace, importlib.metadata as m; "
-        + "assert m.version('pylance') == '" + version(PYLANCE) + "'; "
-        + "assert m.version('lance-namespace') == '" + version(LANCE_NAMESPACE) + "'";
-    return run(List.of(python.toString(), "-c", probe), Map.of(), 2).exitCode() == 0;
-  }
-
-  private static String version(String requirement) {
-    return requirement.substring(requirement.indexOf("==") + 2);
+    StringBuilder probe = new StringBuilder("import importlib.metadata as m\n");
+    pins.forEach((name, version) -> probe.append("assert m.version('").append(name).append("') == '")
+        .append(version).append("'\n"));
+    return run(List.of(python.toString(), "-c", probe.toString()), Map.of(), null, 2).exitCode() == 0;
   }
 
   private static void check(Result result, String what) {
@@ -109,8 +183,11 @@ final class PythonClients {
     }
   }
 
-  private static Result run(List<String> command, Map<String, String> extraEnv, long timeoutMinutes) {
+  private static Result run(List<String> command, Map<String, String> extraEnv, Path workDir, long timeoutMinutes) {
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    if (workDir != null) {
+      builder.directory(workDir.toFile());
+    }
     builder.environment().keySet().removeIf(name -> name.startsWith("AWS_"));
     builder.environment().putAll(extraEnv);
     Process process;

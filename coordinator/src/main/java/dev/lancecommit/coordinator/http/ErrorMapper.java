@@ -125,6 +125,7 @@ public final class ErrorMapper {
     return ApiException.internal(t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage()));
   }
 
+  /** The clients (Java ErrorResponses, Python errors.py) read the version and operation from {@code error}. */
   private static ApiException conflict(CommitConflictException e) {
     String kind = e.retryable() ? "Retryable" : "Incompatible";
     String error = kind + " commit conflict with version " + e.conflictingVersion() + " ("

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lancecommit.e2e.E2eServices;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventReader;
+import dev.lancecommit.testing.PythonClients;
 import dev.lancecommit.testing.S3ProxyFixture;
 import java.time.Duration;
 import java.util.List;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The stock Python clients ({@link PythonClients#PYLANCE}, {@link PythonClients#LANCE_NAMESPACE}) against a
+ * The stock Python clients (pylance and lance-namespace as pinned in {@link PythonClients#REQUIREMENTS}) against a
  * coordinator on s3proxy that vends credentials, through {@code src/test/resources/python/stock_client.py}: create
  * with write_dataset, a commit with namespace_client_managed_versioning, an append, listing, reading, rename,
  * deregister, register and drop. The script checks each step; this test checks the coordinator's side: the events of
