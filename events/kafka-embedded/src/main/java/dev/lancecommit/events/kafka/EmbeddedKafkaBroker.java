@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -365,7 +367,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2000);
     props.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
     props.put(AdminClientConfig.CLIENT_ID_CONFIG, "embedded-kafka-readiness");
-    Throwable last = null;
+    Throwable last = awaitListening(deadline);
     try (Admin admin = Admin.create(props)) {
       while (System.nanoTime() < deadline) {
         Process child = process;
@@ -391,6 +393,29 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
     throw new EmbeddedKafkaException(
         "embedded Kafka broker not ready within " + startupTimeout + " (last error: " + last + ")" + logTail());
+  }
+
+  /**
+   * Waits until the broker's listener accepts TCP connections. Only then is the readiness client created: a Kafka
+   * client that meets a refused connection logs "Connection to node -1 ... could not be established" each time it
+   * retries, which reads like a failure on every normal start.
+   */
+  private Throwable awaitListening(long deadline) {
+    IOException last = null;
+    while (System.nanoTime() < deadline) {
+      Process child = process;
+      if (child == null || !child.isAlive()) {
+        return last;
+      }
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress(LOOPBACK, brokerPort), 500);
+        return null;
+      } catch (IOException e) {
+        last = e;
+      }
+      sleep(100);
+    }
+    return last;
   }
 
   private String readClusterId() throws IOException {
