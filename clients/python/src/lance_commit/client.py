@@ -10,8 +10,9 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
+from email.message import Message
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 import lance
@@ -303,7 +304,8 @@ class CommitClient:
                 raise error_for(f"{call} (throttled for {attempts.elapsed():.1f}s)", status, error)
             if status >= 500:
                 uncertain = True
-                last = (status, error.get("code") if isinstance(error.get("code"), int) else -1,
+                code = error.get("code")
+                last = (status, code if isinstance(code, int) else -1,
                         str(error.get("error") or error.get("detail") or raw[:200]))
                 if attempts.wait(_retry_after(headers)):
                     continue
@@ -312,14 +314,14 @@ class CommitClient:
 
     @staticmethod
     def _unknown(call: str, parts: List[str], request: CommitRequest, attempts: "_Attempts",
-                 last: "tuple[int, Any, str]") -> CommitStateUnknownError:
+                 last: "tuple[int, int, str]") -> CommitStateUnknownError:
         status, code, problem = last
         txn = _protos.Transaction()
         txn.ParseFromString(request.transaction)
         return CommitStateUnknownError(
             f"{call}: outcome unknown after {attempts.count} attempt(s) in {attempts.elapsed():.1f}s, last: "
             f"{problem}. Resubmitting the same request (transaction {txn.uuid}) is safe and settles it.",
-            status, code if isinstance(code, int) else -1, problem, parts, request)
+            status, code, problem, parts, request)
 
     # ---- plumbing
 
@@ -363,7 +365,7 @@ class CommitClient:
     def _path(self, kind: str, parts: List[str], action: str) -> str:
         return f"/v1/{kind}/{urllib.parse.quote('$'.join(parts), safe='$')}/{action}"
 
-    def _send(self, path: str, body: bytes, content_type: str) -> "tuple[int, Mapping[str, str], str]":
+    def _send(self, path: str, body: bytes, content_type: str) -> "tuple[int, Message, str]":
         request = urllib.request.Request(self._url + path, data=body, method="POST",
                                          headers={**self._headers, "Content-Type": content_type})
         try:
@@ -404,7 +406,7 @@ def _error_body(raw: str) -> Dict[str, Any]:
     return {"detail": raw[:500]}
 
 
-def _retry_after(headers: Mapping[str, str]) -> Optional[float]:
+def _retry_after(headers: Message) -> Optional[float]:
     """``Retry-After`` as delta-seconds or an HTTP date (RFC 9110), if valid."""
     value = (headers.get("Retry-After") or "").strip()
     if not value:

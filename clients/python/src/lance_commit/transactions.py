@@ -153,7 +153,10 @@ def compute_delete(dataset: lance.LanceDataset, predicate: str) -> Tuple[Any, by
     updated: List[FragmentMetadata] = []
     deleted: List[int] = []
     for fragment_id in sorted(by_fragment):
-        after = dataset.get_fragment(fragment_id).delete_rows(by_fragment[fragment_id])
+        lance_fragment = dataset.get_fragment(fragment_id)
+        if lance_fragment is None:
+            raise ValueError(f"version {dataset.version} of {dataset.uri} has no fragment {fragment_id}")
+        after = lance_fragment.delete_rows(by_fragment[fragment_id])
         if after is None:
             deleted.append(fragment_id)
         else:
@@ -168,16 +171,20 @@ def schema_fields(schema: SchemaLike) -> List[Any]:
     taken as they are, so anything pylance 14 records that this client's protobufs do not name survives unchanged.
     """
     lance_schema = schema if isinstance(schema, LanceSchema) else LanceSchema.from_pyarrow(schema)
-    _, args = lance_schema.__reduce__()
-    return [_protos.Field.FromString(raw) for raw in args[1:]]
+    return [_protos.Field.FromString(raw) for raw in _pickled(lance_schema)[1:]]
 
 
 def schema_metadata(schema: SchemaLike) -> Dict[str, bytes]:
     """The Arrow schema's own key/value metadata, as the manifest's ``schema_metadata`` holds it."""
     if isinstance(schema, LanceSchema):
-        _, args = schema.__reduce__()
-        return {key: bytes(value) for key, value in json.loads(args[0]).items()}
+        return {key: bytes(value) for key, value in json.loads(_pickled(schema)[0]).items()}
     return {key.decode("utf-8"): bytes(value) for key, value in (schema.metadata or {}).items()}
+
+
+def _pickled(schema: LanceSchema) -> Tuple[Any, ...]:
+    """What ``LanceSchema`` pickles itself as: ``(metadata_json, field_protobuf, ...)``."""
+    reduced: Any = schema.__reduce__()
+    return tuple(reduced[1])
 
 
 def fragment(metadata: FragmentMetadata) -> Any:
