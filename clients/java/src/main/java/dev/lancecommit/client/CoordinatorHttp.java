@@ -27,7 +27,7 @@ final class CoordinatorHttp {
   private final Optional<String> apiKey;
   private final Optional<String> bearerToken;
   private final RetryPolicy policy;
-  private final Backoff backoff;
+  private final Pacing pacing;
   private final HttpClient http;
 
   CoordinatorHttp(URI baseUri, Optional<String> apiKey, Optional<String> bearerToken, RetryPolicy policy) {
@@ -36,7 +36,7 @@ final class CoordinatorHttp {
     this.apiKey = apiKey;
     this.bearerToken = bearerToken;
     this.policy = policy;
-    this.backoff = new Backoff(policy.initialBackoff(), policy.maxBackoff());
+    this.pacing = new Pacing(policy);
     this.http = HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(10))
@@ -69,7 +69,7 @@ final class CoordinatorHttp {
         return parse(call, response.body());
       }
       boolean retry = status == 429 || status >= 500 && idempotent;
-      if (retry && attempts.waitBeforeRetry(Backoff.retryAfter(response.headers(), Instant.now()))) {
+      if (retry && attempts.waitBeforeRetry(Pacing.retryAfter(response.headers(), Instant.now()))) {
         continue;
       }
       throw ErrorResponses.failure(call, status, ErrorBody.parse(response.body()));
@@ -128,7 +128,7 @@ final class CoordinatorHttp {
       }
       ErrorBody error = ErrorBody.parse(response.body());
       if (status == 429) {
-        if (attempts.waitBeforeRetry(Backoff.retryAfter(response.headers(), Instant.now()))) {
+        if (attempts.waitBeforeRetry(Pacing.retryAfter(response.headers(), Instant.now()))) {
           continue;
         }
         if (uncertain) {
@@ -143,7 +143,7 @@ final class CoordinatorHttp {
         lastStatus = status;
         lastCode = error.code();
         lastCause = null;
-        if (attempts.waitBeforeRetry(Backoff.retryAfter(response.headers(), Instant.now()))) {
+        if (attempts.waitBeforeRetry(Pacing.retryAfter(response.headers(), Instant.now()))) {
           continue;
         }
         throw unknown(call, table, commit, attempts, lastProblem, lastStatus, lastCode, null);
@@ -202,32 +202,29 @@ final class CoordinatorHttp {
 
   /** The attempts of one call: counts them and sleeps between them while the retry budget lasts. */
   private final class Attempts {
-    private final long start = System.nanoTime();
-    private int count = 1;
+    private final Pacing.Call call = pacing.start();
 
-    /** Sleeps before the next attempt; false (without sleeping) when that would overrun the budget. */
+    /** Sleeps before the next attempt; false (without sleeping) when the budget allows none. */
     boolean waitBeforeRetry(Optional<Duration> retryAfter) {
-      Duration delay = backoff.delay(count - 1, retryAfter);
-      long deadline = start + policy.retryBudget().toNanos();
-      if (System.nanoTime() + delay.toNanos() > deadline) {
+      Optional<Duration> pause = call.next(retryAfter);
+      if (pause.isEmpty()) {
         return false;
       }
       try {
-        Thread.sleep(delay.toMillis());
+        Thread.sleep(pause.get().toMillis());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return false;
       }
-      count++;
       return true;
     }
 
     int count() {
-      return count;
+      return call.attempts();
     }
 
     Duration elapsed() {
-      return Duration.ofNanos(System.nanoTime() - start).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+      return call.elapsed().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     }
   }
 }

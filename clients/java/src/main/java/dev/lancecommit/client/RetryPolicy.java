@@ -11,8 +11,9 @@ import java.util.Objects;
  *       commute), at most {@code maxRebuilds} times; the same for calls given a {@link TransactionRebuilder} (the
  *       client's own {@code delete}). Any other retryable conflict surfaces as {@link RetryableConflictException}.
  *   <li>503 and other 5xx, or no answer (I/O error, timeout): the identical bytes are sent again (CommitTable is
- *       idempotent per transaction uuid), with exponential backoff and full jitter, until {@code retryBudget} is
- *       spent; then {@link CommitStateUnknownException}.
+ *       idempotent per transaction uuid), with exponential backoff and full jitter (the project's
+ *       {@code dev.lancecommit.retry.RetryPolicy}), until {@code retryBudget} is spent; then
+ *       {@link CommitStateUnknownException}. A zero budget sends once.
  *   <li>429 (throttled): the same, waiting at least the {@code Retry-After} the answer names; then
  *       {@link ThrottledException} (or {@link CommitStateUnknownException} when an earlier attempt's outcome was
  *       unknown).
@@ -40,8 +41,8 @@ public record RetryPolicy(int maxRebuilds, Duration retryBudget, Duration initia
         throw new IllegalArgumentException("durations must not be negative, got " + d);
       }
     }
-    if (requestTimeout.isZero()) {
-      throw new IllegalArgumentException("requestTimeout must be positive");
+    if (requestTimeout.isZero() || initialBackoff.isZero()) {
+      throw new IllegalArgumentException("requestTimeout and initialBackoff must be positive");
     }
     if (maxBackoff.compareTo(initialBackoff) < 0) {
       throw new IllegalArgumentException("maxBackoff " + maxBackoff + " is below initialBackoff " + initialBackoff);
