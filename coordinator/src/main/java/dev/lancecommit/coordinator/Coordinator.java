@@ -5,9 +5,14 @@ import dev.lancecommit.coordinator.commit.CommitEventSink;
 import dev.lancecommit.coordinator.commit.CommitSettings;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
 import dev.lancecommit.coordinator.credentials.CredentialVendor;
+import dev.lancecommit.coordinator.http.MetricsServer;
 import dev.lancecommit.coordinator.http.RestServer;
 import dev.lancecommit.coordinator.http.RestServerOptions;
 import dev.lancecommit.coordinator.namespace.Catalog;
+import dev.lancecommit.coordinator.observe.Observability;
+import dev.lancecommit.coordinator.observe.ObservabilityConfig;
+import dev.lancecommit.coordinator.observe.Readiness;
+import dev.lancecommit.coordinator.observe.StoreProbe;
 import dev.lancecommit.coordinator.publication.CatalogTableSource;
 import dev.lancecommit.coordinator.publication.DurableTableEvents;
 import dev.lancecommit.coordinator.publication.Publication;
@@ -27,6 +32,7 @@ import dev.lancecommit.format.deletion.DeletionVectors;
 import dev.lancecommit.format.WriterVersions;
 import dev.lancecommit.retry.Backoff;
 import dev.lancecommit.retry.RetryPolicy;
+import io.opentelemetry.api.OpenTelemetry;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +45,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -56,33 +63,55 @@ public final class Coordinator implements AutoCloseable {
   private final String warehouse;
   private final String kafkaBootstrap;
   private final String topic;
+  private final String metricsUrl;
+  private final Observability observability;
 
   private Coordinator(Deque<AutoCloseable> resources, String restUrl, String warehouse, String kafkaBootstrap,
-      String topic) {
+      String topic, String metricsUrl, Observability observability) {
     this.resources = resources;
     this.restUrl = restUrl;
     this.warehouse = warehouse;
     this.kafkaBootstrap = kafkaBootstrap;
     this.topic = topic;
+    this.metricsUrl = metricsUrl;
+    this.observability = observability;
   }
 
-  /** Starts everything the configuration asks for and returns once the REST server accepts requests. */
+  /**
+   * Starts everything the configuration asks for and returns once the REST server accepts requests. Traces go where
+   * the standard OpenTelemetry settings say (nowhere unless they name an endpoint).
+   */
   public static Coordinator start(CoordinatorConfig config) {
+    return start(config, null);
+  }
+
+  /** As {@link #start(CoordinatorConfig)}, recording spans with {@code openTelemetry} (tests: an in-memory exporter). */
+  public static Coordinator start(CoordinatorConfig config, OpenTelemetry openTelemetry) {
     Deque<AutoCloseable> resources = new ArrayDeque<>();
     try {
       AuthConfig auth = config.authConfig(); // a bad auth configuration fails before anything starts
+      ObservabilityConfig observabilityConfig = config.observabilityConfig();
       CredentialVendor vendor = config.credentialsConfig().createVendor().orElse(null); // so does credentials.*
+      Observability observability = openTelemetry == null ? Observability.start(observabilityConfig)
+          : Observability.start(observabilityConfig, openTelemetry);
+      resources.push(observability);
       if (vendor != null) {
+        vendor = observability.credentialVendor(vendor);
         resources.push(vendor);
       }
       DeletionVectors.checkArrowAvailable(); // server-side rebase reads and writes Arrow deletion files
-      ObjectStores stores = new ObjectStores(config.s3Config());
+      ObjectStores stores = new ObjectStores(config.s3Config(), observability.storeDecorator());
       resources.push(stores);
       String warehouseUri = normalizeWarehouse(config.get(CoordinatorConfig.WAREHOUSE));
       StorageLocation warehouse = stores.resolve(warehouseUri);
       if (config.get(CoordinatorConfig.STORE_VERIFY_CONDITIONAL_PUT)) {
         verifyConditionalPut(warehouse);
       }
+
+      StoreProbe storeProbe = new StoreProbe(warehouse, observabilityConfig.storeProbeInterval(), Clock.systemUTC());
+      resources.push(storeProbe);
+      storeProbe.start();
+      Readiness readiness = new Readiness().add("store", storeProbe::check);
 
       Catalog catalog = new Catalog(warehouse);
       PublicationConfig publicationConfig = config.publicationConfig();
@@ -93,6 +122,7 @@ public final class Coordinator implements AutoCloseable {
       Supplier<String> eventsStatus = () -> "disabled";
       if (bootstrap == null) {
         events = CommitEventSink.discard();
+        readiness.add("publication", () -> new Readiness.Check("disabled", false, "kafka=none: no events"));
       } else {
         KafkaCommitEventPublisher kafka = KafkaCommitEventPublisher.builder(bootstrap)
             .topic(topic)
@@ -101,13 +131,20 @@ public final class Coordinator implements AutoCloseable {
         // Commits are answered once their manifest lands; the outbox publishes in version order per table and the
         // reconciler republishes whatever storage holds that Kafka does not (crashes, writers bypassing us). Start
         // does not wait for Kafka: the topics are ensured and the progress loaded in the background.
-        Publication started = Publication.start(publicationConfig, bootstrap, kafka,
+        Publication started = Publication.start(publicationConfig, bootstrap,
+            observability.tracedPublisher(kafka, topic),
             stores::resolve, new CatalogTableSource(catalog));
         resources.push(started);
         events = started.outbox();
         eventsStatus = () -> started.ready() ? "publishing"
             : "waiting for Kafka" + started.startupProblem().map(problem -> ": " + problem).orElse("");
         publication = started;
+        observability.bindPublication(started);
+        // Reported, not required: commits are answered whether Kafka is up or not.
+        readiness.add("publication", () -> started.ready()
+            ? new Readiness.Check(Readiness.Check.UP, false, "publishing to " + topic)
+            : new Readiness.Check("waiting", false, "waiting for Kafka"
+                + started.startupProblem().map(problem -> ": " + problem).orElse("")));
       }
 
       ExecutorService workers = Executors.newFixedThreadPool(
@@ -126,7 +163,13 @@ public final class Coordinator implements AutoCloseable {
           namingScheme(config.get(CoordinatorConfig.COMMIT_MANIFEST_NAMING)),
           formatFeatures(config));
       LaneCommitService commits = new LaneCommitService(stores::resolve, settings, events, workers, Clock.systemUTC(),
-          config.get(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS));
+          config.get(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS),
+          observability.commitObserver());
+      observability.bindCommits(commits);
+      AtomicBoolean takingCommits = new AtomicBoolean(true);
+      readiness.add("commits", () -> takingCommits.get()
+          ? new Readiness.Check(Readiness.Check.UP, true, "commit lanes running")
+          : new Readiness.Check("down", true, "shutting down"));
       TableEventPublisher tableEvents = TableEventPublisher.noop();
       if (publication != null) {
         // Table events wait in the warehouse until Kafka acknowledges them; the ones left from an outage or a crash
@@ -139,7 +182,7 @@ public final class Coordinator implements AutoCloseable {
       }
       resources.push(tableEvents);
 
-      Vertx vertx = Vertx.vertx();
+      Vertx vertx = Vertx.vertx(observability.vertxOptions());
       resources.push(() -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
       RestServer server = new RestServer(vertx, catalog, commits, RestServerOptions.builder()
           .maxBodyBytes(config.get(CoordinatorConfig.HTTP_MAX_BODY_BYTES))
@@ -149,6 +192,11 @@ public final class Coordinator implements AutoCloseable {
           .credentialVendor(vendor)
           .tableStorage(stores::resolve)
           .eventsStatus(eventsStatus)
+          .openTelemetry(observability.openTelemetry())
+          .meterRegistry(observability.registry())
+          .readiness(readiness)
+          .metrics(observabilityConfig.metricsEnabled() && observabilityConfig.metricsPort().isEmpty()
+              ? () -> observability.scrape().orElse("") : null)
           .build());
       LOG.info("Authentication {}", auth.enabled() ? "enabled for principals " + auth.principals()
           : "disabled (every request acts as 'anonymous')");
@@ -156,10 +204,25 @@ public final class Coordinator implements AutoCloseable {
       int port = server.start(host, config.get(CoordinatorConfig.PORT))
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       resources.push(() -> server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
-      String restUrl = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
-      LOG.info("Coordinator serving at {} (warehouse {}, kafka {}, topic {})", restUrl, warehouseUri,
-          bootstrap == null ? "disabled" : bootstrap, topic);
-      return new Coordinator(resources, restUrl, warehouseUri, bootstrap, topic);
+      String restUrl = url(host, port);
+      String metricsUrl = null;
+      if (observabilityConfig.metricsEnabled()) {
+        if (observabilityConfig.metricsPort().isPresent()) {
+          MetricsServer metricsServer = new MetricsServer(vertx, () -> observability.scrape().orElse(""));
+          int metricsPort = metricsServer.start(host, observabilityConfig.metricsPort().getAsInt())
+              .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+          resources.push(() -> metricsServer.close().toCompletionStage().toCompletableFuture()
+              .get(10, TimeUnit.SECONDS));
+          metricsUrl = url(host, metricsPort) + "/metrics";
+        } else {
+          metricsUrl = restUrl + "/metrics";
+        }
+      }
+      // Closed first: readiness turns 503 before anything stops.
+      resources.push(() -> takingCommits.set(false));
+      LOG.info("Coordinator serving at {} (warehouse {}, kafka {}, topic {}, metrics {})", restUrl, warehouseUri,
+          bootstrap == null ? "disabled" : bootstrap, topic, metricsUrl == null ? "disabled" : metricsUrl);
+      return new Coordinator(resources, restUrl, warehouseUri, bootstrap, topic, metricsUrl, observability);
     } catch (Exception e) {
       closeAll(resources);
       if (e instanceof RuntimeException re) {
@@ -205,6 +268,10 @@ public final class Coordinator implements AutoCloseable {
     return broker.bootstrapServers();
   }
 
+  private static String url(String host, int port) {
+    return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+  }
+
   private static String normalizeWarehouse(String warehouse) throws java.io.IOException {
     if (warehouse.contains("://")) {
       return warehouse;
@@ -246,6 +313,16 @@ public final class Coordinator implements AutoCloseable {
 
   public String topic() {
     return topic;
+  }
+
+  /** Where Prometheus scrapes, or empty when {@code metrics.enabled=false}. */
+  public java.util.Optional<String> metricsUrl() {
+    return java.util.Optional.ofNullable(metricsUrl);
+  }
+
+  /** The metrics registry and tracing of this coordinator. */
+  public Observability observability() {
+    return observability;
   }
 
   @Override

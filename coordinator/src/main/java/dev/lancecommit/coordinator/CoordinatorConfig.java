@@ -9,6 +9,7 @@ import dev.lancecommit.config.ConfigKey;
 import dev.lancecommit.config.ConfigKeys;
 import dev.lancecommit.coordinator.auth.AuthConfig;
 import dev.lancecommit.coordinator.credentials.CredentialsConfig;
+import dev.lancecommit.coordinator.observe.ObservabilityConfig;
 import dev.lancecommit.coordinator.publication.PublicationConfig;
 import dev.lancecommit.coordinator.storage.S3Config;
 import dev.lancecommit.coordinator.http.RestServerOptions;
@@ -113,7 +114,8 @@ public final class CoordinatorConfig {
 
   /** Every key of the coordinator, in documentation order. */
   private static final ConfigKeys ALL =
-      ConfigKeys.of(KEYS, PublicationConfig.keys(), CredentialsConfig.keys(), AuthConfig.keys());
+      ConfigKeys.of(KEYS, PublicationConfig.keys(), CredentialsConfig.keys(), AuthConfig.keys(),
+          ObservabilityConfig.keys());
 
   private final Config values;
   private final Map<String, String> given;
@@ -149,6 +151,11 @@ public final class CoordinatorConfig {
   /** The auth.* settings; refuses grants to undefined principals and shared secrets. */
   public AuthConfig authConfig() {
     return AuthConfig.from(values);
+  }
+
+  /** The {@code metrics.*}, {@code log.*} and {@code readiness.*} settings. */
+  public ObservabilityConfig observabilityConfig() {
+    return ObservabilityConfig.from(values);
   }
 
   /** The S3 settings used for every {@code s3://} location (warehouse and registered tables). */

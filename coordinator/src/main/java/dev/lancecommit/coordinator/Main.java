@@ -2,6 +2,7 @@ package dev.lancecommit.coordinator;
 
 import dev.lancecommit.config.ConfigCommandLine;
 import java.io.PrintStream;
+import dev.lancecommit.coordinator.observe.LogFormat;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -29,6 +30,7 @@ public final class Main {
     if (config == null) {
       return; // --help
     }
+    LogFormat.apply(config.observabilityConfig().logFormat());
     Coordinator coordinator = Coordinator.start(config);
     System.out.println("Lance commit coordinator serving");
     System.out.println("  REST URL:        " + coordinator.restUrl());
@@ -36,6 +38,7 @@ public final class Main {
     System.out.println("  Kafka bootstrap: "
         + (coordinator.kafkaBootstrap() == null ? "(events disabled)" : coordinator.kafkaBootstrap()));
     System.out.println("  events topic:    " + coordinator.topic());
+    coordinator.metricsUrl().ifPresent(url -> System.out.println("  metrics:         " + url));
     System.out.flush();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

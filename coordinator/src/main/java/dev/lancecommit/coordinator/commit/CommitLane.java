@@ -85,8 +85,9 @@ final class CommitLane {
   }
 
   /** {@code table} is the catalog's current view (a rename keeps the lane but changes the id events carry). */
-  CompletableFuture<CommitResult> submit(TableRef table, CommitRequest request) {
-    Pending pending = new Pending(table, request, new CompletableFuture<>());
+  CompletableFuture<CommitResult> submit(TableRef table, CommitRequest request,
+      CommitObserver.Observation observation) {
+    Pending pending = new Pending(table, request, new CompletableFuture<>(), observation);
     boolean startDrain;
     synchronized (queue) {
       if (queue.size() >= settings.maxQueuedPerTable()) {
@@ -103,6 +104,13 @@ final class CommitLane {
     return pending.result();
   }
 
+  /** Commits waiting behind the one being applied. */
+  int queued() {
+    synchronized (queue) {
+      return queue.size();
+    }
+  }
+
   private void drain() {
     while (true) {
       Pending next;
@@ -117,19 +125,25 @@ final class CommitLane {
         process(next);
       } catch (Throwable t) {
         next.result().completeExceptionally(t);
+      } finally {
+        next.observation().leftLane();
       }
     }
   }
 
   private void process(Pending pending) {
+    CommitObserver.Observation observation = pending.observation();
+    observation.phase(CommitPhase.CHECKS);
     Transaction txn = TransactionDecoding.decode(pending.request().transaction());
     OperationKind kind = OperationKind.of(txn);
+    observation.operation(kind);
     if (kind == OperationKind.CLONE) {
       processClone(pending, txn);
       return;
     }
     boolean reloaded = false;
     for (int attempt = 1; ; attempt++) {
+      observation.phase(CommitPhase.CHECKS);
       TableSnapshot current = ops.current();
       if (txn.getReadVersion() > current.latestVersion() && !reloaded) {
         // The writer may have seen a version written around the coordinator that this lane has not: look once.
@@ -172,6 +186,7 @@ final class CommitLane {
       if (invalid != null) {
         throw invalid;
       }
+      observation.phase(CommitPhase.BUILD);
       // Delete and Update always move to the latest version; over a concurrent Delete/Update of the same fragments
       // their deletion vectors are merged here, as Lance's own commit loop would do on the writer's side.
       Transaction toApply = txn;
@@ -193,6 +208,7 @@ final class CommitLane {
       NextVersion prepared = NextVersion.of(version, scheme, next, recorded);
       // Built, nothing written yet: checks of the files the version names belong here.
 
+      observation.phase(CommitPhase.STORAGE_WRITE);
       if (ops.commit(current, prepared) instanceof CommitOutcome.Taken) {
         if (attempt >= settings.maxRebuildAttempts()) {
           throw new CommitConflictException(
@@ -221,6 +237,7 @@ final class CommitLane {
     Transaction.Clone clone = txn.getClone();
     long version = clone.getRefVersion();
     for (int attempt = 1; ; attempt++) {
+      pending.observation().phase(CommitPhase.CHECKS);
       // A clone is rare and must not land beside versions written around the lane: list afresh.
       TableSnapshot current = ops.refresh();
       if (current.latest() != null) {
@@ -240,11 +257,13 @@ final class CommitLane {
       ManifestNaming.Scheme scheme = current.scheme();
       CommitContext ctx = new CommitContext(version, clock.instant(), TransactionFiles.fileName(txn),
           settings.writerVersion(), false, settings.defaultStorageVersion(), settings.formatFeatures());
+      pending.observation().phase(CommitPhase.BUILD);
       TableState next = ManifestBuilder.buildClone(source, txn, ctx);
       if (!clone.getIsShallow()) {
         // The writer copied the files before committing (Lance's deep_clone); nothing is written unless all are here.
         DeepCloneFiles.requirePresent(next, ops.location(), source, CloneSource.root(stores, clone), stores);
       }
+      pending.observation().phase(CommitPhase.STORAGE_WRITE);
       if (ops.commit(current, NextVersion.of(version, scheme, next, txn)) instanceof CommitOutcome.Taken) {
         if (attempt >= settings.maxRebuildAttempts()) {
           throw new CommitConflictException(
@@ -314,6 +333,7 @@ final class CommitLane {
 
   private void answerAlreadyCommitted(
       Pending pending, Transaction txn, OperationKind kind, long version, TableSnapshot current) {
+    pending.observation().alreadyCommitted();
     ManifestNaming.Scheme scheme = current.scheme();
     String manifestUri = ops.manifestUri(version, scheme);
     CommitResult result =
@@ -329,8 +349,9 @@ final class CommitLane {
   }
 
   private void handOverThenAnswer(Pending pending, CommitEvent event, CommitResult result) {
+    pending.observation().phase(CommitPhase.EVENT_HANDOFF);
     try {
-      events.accept(event);
+      events.accept(event.toBuilder().trace(pending.observation().trace()).build());
     } catch (RuntimeException e) {
       // The version landed whatever happens to its event: the reconciler publishes it from storage.
       LOG.error("The event of version {} of table {} was not handed over; the reconciler will publish it",
@@ -340,5 +361,6 @@ final class CommitLane {
     pending.result().completeAsync(() -> result, executor);
   }
 
-  private record Pending(TableRef table, CommitRequest request, CompletableFuture<CommitResult> result) {}
+  private record Pending(TableRef table, CommitRequest request, CompletableFuture<CommitResult> result,
+      CommitObserver.Observation observation) {}
 }

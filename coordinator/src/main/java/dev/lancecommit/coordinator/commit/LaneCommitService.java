@@ -22,9 +22,16 @@ public final class LaneCommitService implements CommitService {
   private final Executor executor;
   private final Clock clock;
   private final Cache<String, CommitLane> lanes;
+  private final CommitObserver observer;
 
   public LaneCommitService(Function<String, StorageLocation> stores, CommitSettings settings, CommitEventSink events,
       Executor executor, Clock clock, Duration laneIdleTimeout) {
+    this(stores, settings, events, executor, clock, laneIdleTimeout, CommitObserver.NONE);
+  }
+
+  public LaneCommitService(Function<String, StorageLocation> stores, CommitSettings settings, CommitEventSink events,
+      Executor executor, Clock clock, Duration laneIdleTimeout, CommitObserver observer) {
+    this.observer = observer;
     this.stores = stores;
     this.settings = settings;
     this.events = events;
@@ -35,13 +42,35 @@ public final class LaneCommitService implements CommitService {
 
   @Override
   public CompletableFuture<CommitResult> commit(TableRef table, CommitRequest request) {
+    CommitObserver.Observation observation = observer.begin(table, request);
+    CompletableFuture<CommitResult> answer = submit(table, request, observation);
+    answer.whenComplete(observation::finished);
+    return answer;
+  }
+
+  /** Lanes in memory (each table with a recent commit has one). */
+  public long activeLanes() {
+    return lanes.estimatedSize();
+  }
+
+  /** Commits waiting in every lane behind the one each is applying. */
+  public long queuedCommits() {
+    long total = 0;
+    for (CommitLane lane : lanes.asMap().values()) {
+      total += lane.queued();
+    }
+    return total;
+  }
+
+  private CompletableFuture<CommitResult> submit(TableRef table, CommitRequest request,
+      CommitObserver.Observation observation) {
     try {
       // A dropped table re-declared at the same location is another table (another uuid): another lane.
       CommitLane lane = lanes.get(table.location() + "#" + table.tableUuid(), key ->
           new CommitLane(table, TableOperations.of(stores.apply(table.location()), new TableOperations.Options(
               table.joinedId(), settings.recentTransactions(), settings.ambiguousWriteAttempts(),
               settings.newTableScheme())), stores, settings, events, executor, clock));
-      return lane.submit(table, request);
+      return lane.submit(table, request, observation);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }

@@ -3,6 +3,10 @@ package dev.lancecommit.coordinator.http;
 import dev.lancecommit.coordinator.auth.AccessControl;
 import dev.lancecommit.coordinator.auth.Credentials;
 import dev.lancecommit.coordinator.auth.Principal;
+import dev.lancecommit.coordinator.auth.UnauthenticatedException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -13,18 +17,37 @@ final class Authentication {
   private static final String PRINCIPAL = "lancecommit.principal";
 
   private final AccessControl access;
+  private final Meter.MeterProvider<Counter> failures;
 
-  Authentication(AccessControl access) {
+  Authentication(AccessControl access, MeterRegistry registry) {
     this.access = access;
+    this.failures = failureCounter(registry);
+  }
+
+  /** {@code lance_auth_failures_total{reason}}: missing, malformed, invalid (401) and forbidden (403). */
+  static Meter.MeterProvider<Counter> failureCounter(MeterRegistry registry) {
+    return Counter.builder("lance.auth.failures").description("Requests refused by authentication or grants, by reason")
+        .withRegistry(registry);
   }
 
   void handle(RoutingContext ctx) {
     Principal principal;
     if (access.isEnabled()) {
-      Credentials credentials = Credentials.fromHeaders(
-          ctx.request().headers().getAll(Credentials.API_KEY_HEADER),
-          ctx.request().headers().getAll(Credentials.AUTHORIZATION_HEADER));
-      principal = access.authenticate(credentials);
+      Credentials credentials;
+      try {
+        credentials = Credentials.fromHeaders(
+            ctx.request().headers().getAll(Credentials.API_KEY_HEADER),
+            ctx.request().headers().getAll(Credentials.AUTHORIZATION_HEADER));
+      } catch (UnauthenticatedException e) {
+        failures.withTags("reason", "malformed").increment();
+        throw e;
+      }
+      try {
+        principal = access.authenticate(credentials);
+      } catch (UnauthenticatedException e) {
+        failures.withTags("reason", credentials.isEmpty() ? "missing" : "invalid").increment();
+        throw e;
+      }
     } else {
       principal = Principal.ANONYMOUS;
     }

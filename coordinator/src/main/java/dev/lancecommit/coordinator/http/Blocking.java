@@ -18,7 +18,9 @@ final class Blocking {
     this.executor = executor;
   }
 
-  <T> Future<T> run(Callable<T> work) {
+  /** Runs {@code work} off the event loop, in the trace context of the request being handled (if any). */
+  <T> Future<T> run(Callable<T> untraced) {
+    Callable<T> work = HttpTracing.current(vertx).wrap(untraced);
     if (executor == null) {
       return vertx.executeBlocking(work, false);
     }

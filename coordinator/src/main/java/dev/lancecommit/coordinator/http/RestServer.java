@@ -1,15 +1,16 @@
 package dev.lancecommit.coordinator.http;
 
 import dev.lancecommit.coordinator.auth.AccessControl;
+import dev.lancecommit.coordinator.auth.PermissionDeniedException;
 import dev.lancecommit.coordinator.commit.CommitService;
 import dev.lancecommit.coordinator.commit.CreateTableVersion;
 import dev.lancecommit.coordinator.commit.SemanticTypesUpgrade;
 import dev.lancecommit.coordinator.namespace.Catalog;
+import io.micrometer.core.instrument.Counter;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -26,6 +27,7 @@ public final class RestServer {
   private final Vertx vertx;
   private final RestServerOptions options;
   private final Router router;
+  private final Counter forbidden;
   private HttpServer server;
 
   public RestServer(Vertx vertx, Catalog catalog, CommitService commitService) {
@@ -35,6 +37,7 @@ public final class RestServer {
   public RestServer(Vertx vertx, Catalog catalog, CommitService commitService, RestServerOptions options) {
     this.vertx = vertx;
     this.options = options;
+    this.forbidden = Authentication.failureCounter(options.meterRegistry()).withTags("reason", "forbidden");
     this.router = buildRouter(catalog, commitService);
   }
 
@@ -65,10 +68,12 @@ public final class RestServer {
     AccessControl access = options.accessControl();
     TableEventNotifier tableEvents = new TableEventNotifier(options.tableEvents(), Clock.systemUTC());
     Router r = Router.router(vertx);
-    // Before authentication: probes carry no credentials, and the answer reveals nothing about tables.
-    r.get("/healthz").handler(ctx -> Responses.json(ctx, new JsonObject().put("status", "ok")
-        .put("events", options.eventsStatus().get())));
-    r.route().handler(new Authentication(access)::handle);
+    // Before authentication: probes and scrapes carry no credentials, and the answers reveal nothing about tables.
+    // Before tracing too: a probe every few seconds is not worth a trace.
+    ProbeRoutes.mountHealth(r, options.eventsStatus(), options.readiness());
+    options.metrics().ifPresent(scrape -> ProbeRoutes.mountMetrics(r, scrape));
+    r.route().handler(new HttpTracing(options.openTelemetry())::handle);
+    r.route().handler(new Authentication(access, options.meterRegistry())::handle);
     r.route().handler(BodyHandler.create(false).setBodyLimit(options.maxBodyBytes()));
     new NamespaceRoutes(catalog, blocking, access).mount(r);
     new TableListRoutes(catalog, blocking, access).mount(r);
@@ -94,6 +99,9 @@ public final class RestServer {
 
   private void renderFailure(RoutingContext ctx) {
     Throwable failure = ctx.failure();
+    if (failure != null && ErrorMapper.unwrap(failure) instanceof PermissionDeniedException) {
+      forbidden.increment();
+    }
     int status = failure instanceof HttpException http ? http.getStatusCode() : ctx.statusCode();
     ApiException error;
     if (failure == null || failure instanceof HttpException) {

@@ -2,8 +2,13 @@ package dev.lancecommit.coordinator.http;
 
 import dev.lancecommit.coordinator.auth.AccessControl;
 import dev.lancecommit.coordinator.credentials.CredentialVendor;
+import dev.lancecommit.coordinator.observe.Readiness;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.events.TableEventPublisher;
+import dev.lancecommit.events.tracing.Telemetry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -23,7 +28,11 @@ import java.util.function.Supplier;
  * tables without a {@value ManagedVersioning#PROPERTY} property are reported as namespace-managed (default false).
  * {@code tableEvents}: receives a table event after each successful declare, register, deregister, rename and drop
  * (not waited for: a failed publish is logged, the request still succeeds); {@link TableEventPublisher#noop()} by
- * default. The caller closes it.
+ * default. The caller closes it. {@code openTelemetry}: every API request continues the W3C trace context it carries
+ * in a SERVER span (default: context passed on, nothing recorded). {@code meterRegistry}: where
+ * {@code lance_auth_failures_total} is counted (default: nowhere). {@code readiness}: what {@code GET /readyz} reports
+ * (default: no checks, always ready). {@code metrics}: the Prometheus exposition {@code GET /metrics} serves; absent
+ * (the default), there is no such route.
  */
 public final class RestServerOptions {
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
@@ -36,8 +45,16 @@ public final class RestServerOptions {
   private final boolean managedVersioningByDefault;
   private final TableEventPublisher tableEvents;
   private final Supplier<String> eventsStatus;
+  private final OpenTelemetry openTelemetry;
+  private final MeterRegistry meterRegistry;
+  private final Readiness readiness;
+  private final Supplier<String> metrics;
 
   private RestServerOptions(Builder builder) {
+    this.openTelemetry = builder.openTelemetry;
+    this.meterRegistry = builder.meterRegistry;
+    this.readiness = builder.readiness;
+    this.metrics = builder.metrics;
     this.maxBodyBytes = builder.maxBodyBytes;
     this.blockingExecutor = builder.blockingExecutor;
     this.accessControl = builder.accessControl;
@@ -89,6 +106,22 @@ public final class RestServerOptions {
     return tableEvents;
   }
 
+  public OpenTelemetry openTelemetry() {
+    return openTelemetry;
+  }
+
+  public MeterRegistry meterRegistry() {
+    return meterRegistry;
+  }
+
+  public Readiness readiness() {
+    return readiness;
+  }
+
+  public Optional<Supplier<String>> metrics() {
+    return Optional.ofNullable(metrics);
+  }
+
   public static final class Builder {
     private long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
     private Executor blockingExecutor;
@@ -98,8 +131,33 @@ public final class RestServerOptions {
     private boolean managedVersioningByDefault;
     private TableEventPublisher tableEvents = TableEventPublisher.noop();
     private Supplier<String> eventsStatus = () -> "disabled";
+    private OpenTelemetry openTelemetry = Telemetry.propagatingOnly().openTelemetry();
+    private MeterRegistry meterRegistry = new CompositeMeterRegistry();
+    private Readiness readiness = new Readiness();
+    private Supplier<String> metrics;
 
     private Builder() {}
+
+    public Builder openTelemetry(OpenTelemetry openTelemetry) {
+      this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
+      return this;
+    }
+
+    public Builder meterRegistry(MeterRegistry meterRegistry) {
+      this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
+      return this;
+    }
+
+    public Builder readiness(Readiness readiness) {
+      this.readiness = Objects.requireNonNull(readiness, "readiness");
+      return this;
+    }
+
+    /** Serve {@code GET /metrics} with what {@code scrape} returns; null: no such route. */
+    public Builder metrics(Supplier<String> scrape) {
+      this.metrics = scrape;
+      return this;
+    }
 
     public Builder maxBodyBytes(long maxBodyBytes) {
       if (maxBodyBytes <= 0) {

@@ -10,9 +10,11 @@ import dev.lancecommit.events.CommitEventPublisher;
 import dev.lancecommit.retry.Backoff;
 import dev.lancecommit.rules.OperationKind;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -57,6 +59,7 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
   private volatile Consumer<TableRef> gapListener = table -> { };
   private volatile State state = State.RUNNING;
   private final AtomicLong failedAttempts = new AtomicLong();
+  private final AtomicLong publishedEvents = new AtomicLong();
 
   /**
    * An outbox that queues but does not send until {@link #begin} is called.
@@ -220,6 +223,29 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
     return total;
   }
 
+  /**
+   * When the oldest event waiting in memory was committed (in flight included), or empty when none waits: how far
+   * publication lags behind the commits this process holds.
+   */
+  public Optional<Instant> oldestUnpublished() {
+    Instant oldest = null;
+    for (TableQueue queue : tables.values()) {
+      CommitEvent first;
+      synchronized (queue) {
+        first = queue.inFlight != null ? queue.inFlight : queue.pending.firstEvent();
+      }
+      if (first != null && (oldest == null || first.committedAt().isBefore(oldest))) {
+        oldest = first.committedAt();
+      }
+    }
+    return Optional.ofNullable(oldest);
+  }
+
+  /** Events Kafka acknowledged since start. */
+  public long publishedEvents() {
+    return publishedEvents.get();
+  }
+
   /** Publish attempts Kafka did not acknowledge since start (each is retried). */
   public long failedAttempts() {
     return failedAttempts.get();
@@ -319,6 +345,7 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
 
   private void onSent(TableQueue queue, CommitEvent event, Throwable failure) {
     if (failure == null) {
+      publishedEvents.incrementAndGet();
       synchronized (queue) {
         if (queue.inFlight == event) {
           queue.inFlight = null;

@@ -157,6 +157,16 @@ final class PendingVersions {
     return evicted;
   }
 
+  /** The oldest queued event (the lowest version that is not a gone range), or null. */
+  CommitEvent firstEvent() {
+    for (Item item : items.values()) {
+      if (item instanceof EventItem e) {
+        return e.event();
+      }
+    }
+    return null;
+  }
+
   int eventCount() {
     return events;
   }

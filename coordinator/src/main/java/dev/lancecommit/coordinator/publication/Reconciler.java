@@ -33,6 +33,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +62,8 @@ public final class Reconciler implements AutoCloseable {
   private final ConcurrentHashMap<String, TableRef> requested = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Long> failedUntil = new ConcurrentHashMap<>();
   private volatile boolean closed;
+  private final AtomicLong governedRecovered = new AtomicLong();
+  private final AtomicLong ungovernedRecovered = new AtomicLong();
 
   /**
    * @param stores resolves a table location to its store (the coordinator's {@code ObjectStores::resolve})
@@ -78,6 +81,14 @@ public final class Reconciler implements AutoCloseable {
       return thread;
     });
     this.executor.setRemoveOnCancelPolicy(true);
+  }
+
+  /**
+   * Versions this reconciler read from storage and handed to the outbox since start: {@code governed} ones (their
+   * commit's event was lost, e.g. a crash) or not (written bypassing the coordinator).
+   */
+  public long recoveredVersions(boolean governed) {
+    return governed ? governedRecovered.get() : ungovernedRecovered.get();
   }
 
   /** Listens to the outbox's gaps, runs a pass over every table now and then every reconcile interval. */
@@ -256,6 +267,8 @@ public final class Reconciler implements AutoCloseable {
       outbox.recover(table, items, false, view); // hand in what was read; the rest after a retry
       throw e;
     }
+    governedRecovered.addAndGet(recovered - ungoverned);
+    ungovernedRecovered.addAndGet(ungoverned);
     if (recovered > 0) {
       LOG.info("Recovered {} unpublished versions of table {} ({} written bypassing the coordinator){}", recovered,
           table.joinedId(), ungoverned, complete ? "" : "; more follow once the queue drains");

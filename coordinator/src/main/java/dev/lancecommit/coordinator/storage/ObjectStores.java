@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -19,13 +20,23 @@ public final class ObjectStores implements AutoCloseable {
   private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.\\-_]{0,254}", Pattern.CASE_INSENSITIVE);
 
   private final S3Config s3Config;
-  private final Map<String, S3ObjectStore> s3Stores = new ConcurrentHashMap<>();
-  private final Map<Path, LocalObjectStore> localStores = new ConcurrentHashMap<>();
+  private final UnaryOperator<ObjectStore> decorator;
+  private final Map<String, ObjectStore> s3Stores = new ConcurrentHashMap<>();
+  private final Map<Path, ObjectStore> localStores = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   /** @param s3Config settings for every S3 bucket; null when S3 locations are not allowed */
   public ObjectStores(S3Config s3Config) {
+    this(s3Config, UnaryOperator.identity());
+  }
+
+  /**
+   * @param decorator wraps every store this creates (metrics and traces of every storage call); the wrapper owns the
+   *     store it wraps and closes it
+   */
+  public ObjectStores(S3Config s3Config, UnaryOperator<ObjectStore> decorator) {
     this.s3Config = s3Config;
+    this.decorator = decorator;
   }
 
   /** A factory for local locations only. */
@@ -84,7 +95,7 @@ public final class ObjectStores implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("invalid S3 location '" + location + "': " + e.getMessage(), e);
     }
-    S3ObjectStore store = s3Stores.computeIfAbsent(bucket, b -> S3ObjectStore.create(s3Config, b));
+    ObjectStore store = s3Stores.computeIfAbsent(bucket, b -> decorator.apply(S3ObjectStore.create(s3Config, b)));
     return new StorageLocation(store, rootKey);
   }
 
@@ -100,7 +111,7 @@ public final class ObjectStores implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("invalid local location '" + location + "': " + e.getMessage(), e);
     }
-    LocalObjectStore store = localStores.computeIfAbsent(root, LocalObjectStore::new);
+    ObjectStore store = localStores.computeIfAbsent(root, r -> decorator.apply(new LocalObjectStore(r)));
     return new StorageLocation(store, rootKey);
   }
 
@@ -141,7 +152,7 @@ public final class ObjectStores implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    s3Stores.values().forEach(S3ObjectStore::close);
+    s3Stores.values().forEach(ObjectStore::close);
     s3Stores.clear();
     localStores.clear();
   }

@@ -26,7 +26,8 @@ import java.util.Objects;
  * @param committedAt when the version was committed
  * @param actor who committed, {@link #ANONYMOUS} when unknown
  * @param governed false for versions written bypassing the coordinator and discovered afterwards
- * @param traceId the trace id of the commit request, may be {@code null}
+ * @param trace the W3C trace context of the commit (carried as the CloudEvents distributed-tracing extension), may
+ *     be {@code null}
  */
 public record CommitEvent(
     List<String> tableId,
@@ -44,7 +45,7 @@ public record CommitEvent(
     Instant committedAt,
     String actor,
     boolean governed,
-    String traceId) {
+    TraceContext trace) {
 
   /** The actor recorded when a commit carries no identity. */
   public static final String ANONYMOUS = "anonymous";
@@ -78,9 +79,11 @@ public record CommitEvent(
     requireNonNegative(rowsRemoved, "rowsRemoved");
     Objects.requireNonNull(committedAt, "committedAt");
     requireText(actor, "actor");
-    if (traceId != null && traceId.isBlank()) {
-      throw new IllegalArgumentException("traceId must be null or non-blank");
-    }
+  }
+
+  /** The trace id of the commit's trace (32 hex digits), or null when the event carries no trace context. */
+  public String traceId() {
+    return trace == null ? null : trace.traceId();
   }
 
   /** The deterministic event id, {@code tableUuid + ":" + version}. */
@@ -140,7 +143,7 @@ public record CommitEvent(
     private Instant committedAt;
     private String actor = ANONYMOUS;
     private boolean governed = true;
-    private String traceId;
+    private TraceContext trace;
 
     private Builder() {}
 
@@ -160,7 +163,7 @@ public record CommitEvent(
       committedAt = e.committedAt;
       actor = e.actor;
       governed = e.governed;
-      traceId = e.traceId;
+      trace = e.trace;
     }
 
     public Builder tableId(List<String> value) {
@@ -239,8 +242,9 @@ public record CommitEvent(
       return this;
     }
 
-    public Builder traceId(String value) {
-      traceId = value;
+    /** The trace context of the commit; null for none. */
+    public Builder trace(TraceContext value) {
+      trace = value;
       return this;
     }
 
@@ -262,7 +266,7 @@ public record CommitEvent(
           committedAt,
           actor,
           governed,
-          traceId);
+          trace);
     }
   }
 }

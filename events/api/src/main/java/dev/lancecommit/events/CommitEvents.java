@@ -9,6 +9,8 @@ import io.cloudevents.CloudEvent;
 import io.cloudevents.CloudEventData;
 import io.cloudevents.SpecVersion;
 import io.cloudevents.core.builder.CloudEventBuilder;
+import io.cloudevents.core.extensions.DistributedTracingExtension;
+import io.cloudevents.core.provider.ExtensionProvider;
 import io.cloudevents.core.format.EventDeserializationException;
 import io.cloudevents.jackson.JsonCloudEventData;
 import io.cloudevents.jackson.JsonFormat;
@@ -29,7 +31,8 @@ import java.util.Objects;
  * <p>Envelope: type {@value #TYPE}, id {@code tableUuid:version}, source (configurable, default {@code
  * /lance-commit-coordinator}), subject = table id joined with {@code $}, time = committedAt, datacontenttype {@value
  * #DATA_CONTENT_TYPE}, extensions {@value #EXT_TABLE_ID}, {@value #EXT_NAMESPACE} (omitted for a root-level table),
- * {@value #EXT_ACTOR}, {@value #EXT_TRACE_ID} (omitted when there is no trace id). The {@code data} object is described
+ * {@value #EXT_ACTOR}, and the CloudEvents distributed-tracing extension ({@code traceparent}, {@code tracestate};
+ * omitted when the event has no trace context). The {@code data} object is described
  * by {@code schemas/table-committed-v1.json} on the classpath; it is the authoritative content when reading back.
  *
  * <p>Instances are immutable and thread-safe.
@@ -46,7 +49,6 @@ public final class CommitEvents {
   public static final String EXT_TABLE_ID = "tableid";
   public static final String EXT_NAMESPACE = "namespace";
   public static final String EXT_ACTOR = "actor";
-  public static final String EXT_TRACE_ID = "traceid";
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final JsonFormat FORMAT = new JsonFormat();
@@ -85,10 +87,32 @@ public final class CommitEvents {
     if (!event.namespace().isEmpty()) {
       builder.withExtension(EXT_NAMESPACE, String.join(CommitEvent.ID_DELIMITER, event.namespace()));
     }
-    if (event.traceId() != null) {
-      builder.withExtension(EXT_TRACE_ID, event.traceId());
-    }
+    withTrace(builder, event.trace());
     return builder.build();
+  }
+
+  /** Adds the distributed-tracing extension for {@code trace}; nothing when it is null. */
+  static void withTrace(CloudEventBuilder builder, TraceContext trace) {
+    if (trace == null) {
+      return;
+    }
+    DistributedTracingExtension extension = new DistributedTracingExtension();
+    extension.setTraceparent(trace.traceParent());
+    extension.setTracestate(trace.traceState());
+    builder.withExtension(extension);
+  }
+
+  /**
+   * The trace context of a CloudEvent's distributed-tracing extension; null when it has none or a malformed
+   * {@code traceparent} (the event stays readable, only its trace is lost).
+   */
+  public static TraceContext traceOf(CloudEvent cloudEvent) {
+    DistributedTracingExtension extension =
+        ExtensionProvider.getInstance().parseExtension(DistributedTracingExtension.class, cloudEvent);
+    if (extension == null) {
+      return null;
+    }
+    return TraceContext.parse(extension.getTraceparent(), extension.getTracestate()).orElse(null);
   }
 
   /** The structured-mode JSON encoding of the event: the Kafka record value. */
@@ -137,7 +161,7 @@ public final class CommitEvents {
 
   /**
    * Reads a commit event back from its CloudEvent. The {@code data} object is authoritative; the envelope must agree
-   * with it (id, subject) and the trace id comes from the {@value #EXT_TRACE_ID} extension.
+   * with it (id, subject) and the trace context comes from the distributed-tracing extension.
    */
   public static CommitEvent fromCloudEvent(CloudEvent cloudEvent) {
     Objects.requireNonNull(cloudEvent, "cloudEvent");
@@ -153,7 +177,7 @@ public final class CommitEvents {
       throw new InvalidCommitEventException("commit event data must be " + DATA_CONTENT_TYPE + ", got " + contentType);
     }
     JsonNode data = dataNode(cloudEvent.getData(), cloudEvent.getId());
-    CommitEvent event = fromData(data, stringExtension(cloudEvent, EXT_TRACE_ID));
+    CommitEvent event = fromData(data, traceOf(cloudEvent));
     if (!event.id().equals(cloudEvent.getId())) {
       throw new InvalidCommitEventException(
           "CloudEvent id '" + cloudEvent.getId() + "' does not match its data (expected '" + event.id() + "')");
@@ -165,10 +189,10 @@ public final class CommitEvents {
     return event;
   }
 
-  /** Reads the {@code data} object; {@code traceId} is carried outside data (extension) and may be null. */
-  public static CommitEvent fromData(JsonNode data, String traceId) {
+  /** Reads the {@code data} object; {@code trace} is carried outside data (extension) and may be null. */
+  public static CommitEvent fromData(JsonNode data, TraceContext trace) {
     try {
-      return readData(data, traceId);
+      return readData(data, trace);
     } catch (InvalidCommitEventException e) {
       throw e;
     } catch (IllegalArgumentException | NullPointerException e) {
@@ -176,7 +200,7 @@ public final class CommitEvents {
     }
   }
 
-  private static CommitEvent readData(JsonNode data, String traceId) {
+  private static CommitEvent readData(JsonNode data, TraceContext trace) {
     if (data == null || !data.isObject()) {
       throw new InvalidCommitEventException("commit event data must be a JSON object");
     }
@@ -221,7 +245,7 @@ public final class CommitEvents {
         committedAt,
         text(data, "actor"),
         governed.booleanValue(),
-        traceId);
+        trace);
   }
 
   private static JsonNode dataNode(CloudEventData data, String eventId) {
@@ -241,11 +265,6 @@ public final class CommitEvents {
   private static boolean isJson(String contentType) {
     String mediaType = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
     return mediaType.equals("application/json") || mediaType.endsWith("+json");
-  }
-
-  private static String stringExtension(CloudEvent cloudEvent, String name) {
-    Object value = cloudEvent.getExtension(name);
-    return value == null ? null : value.toString();
   }
 
   private static JsonNode required(JsonNode data, String field) {

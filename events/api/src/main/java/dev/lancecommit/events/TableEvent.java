@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param actor who made the change, {@link CommitEvent#ANONYMOUS} when unknown
  * @param time when the change was made (the event id carries it in epoch milliseconds)
  * @param previousTableId for RENAMED the identifier before the rename; {@code null} for every other type
- * @param traceId the trace id of the request, may be {@code null}
+ * @param trace the W3C trace context of the request, may be {@code null}
  */
 public record TableEvent(
     Type type,
@@ -30,7 +30,7 @@ public record TableEvent(
     String actor,
     Instant time,
     List<String> previousTableId,
-    String traceId) {
+    TraceContext trace) {
 
   /** The kinds of catalog change; {@link #wireName()} is the last segment of the CloudEvent type. */
   public enum Type {
@@ -85,9 +85,6 @@ public record TableEvent(
     } else if (previousTableId != null) {
       throw new IllegalArgumentException("previousTableId is only allowed for RENAMED, not " + type);
     }
-    if (traceId != null && traceId.isBlank()) {
-      throw new IllegalArgumentException("traceId must be null or non-blank");
-    }
   }
 
   /** An event of any type but RENAMED. */
@@ -103,8 +100,14 @@ public record TableEvent(
     return new TableEvent(Type.RENAMED, tableId, tableUuid, location, actor, time, previousTableId, null);
   }
 
-  public TableEvent withTraceId(String value) {
+  /** This event in the trace {@code value} (null for none). */
+  public TableEvent withTrace(TraceContext value) {
     return new TableEvent(type, tableId, tableUuid, location, actor, time, previousTableId, value);
+  }
+
+  /** The trace id of the request's trace, or null. */
+  public String traceId() {
+    return trace == null ? null : trace.traceId();
   }
 
   /**

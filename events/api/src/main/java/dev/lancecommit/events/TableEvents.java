@@ -29,8 +29,8 @@ import java.util.Objects;
  * registered, deregistered, renamed, dropped, created), id {@code tableUuid:kind:epochMillis}, source (default
  * {@code /lance-commit-coordinator}), subject = table id joined with {@code $} (the new id for a rename), time, data
  * content type {@code application/json}, extensions {@value CommitEvents#EXT_TABLE_ID}, {@value
- * CommitEvents#EXT_NAMESPACE} (omitted for a root-level table), {@value CommitEvents#EXT_ACTOR}, {@value
- * CommitEvents#EXT_TRACE_ID} (omitted without a trace id). The {@code data} object of each kind is described by
+ * CommitEvents#EXT_NAMESPACE} (omitted for a root-level table), {@value CommitEvents#EXT_ACTOR}, and the
+ * distributed-tracing extension ({@code traceparent}, {@code tracestate}; omitted without a trace context). The {@code data} object of each kind is described by
  * {@code schemas/table-<kind>-v1.json} ({@link TableEvent.Type#schemaResource()}) and is authoritative when reading
  * back.
  *
@@ -93,9 +93,7 @@ public final class TableEvents {
     if (!event.namespace().isEmpty()) {
       builder.withExtension(CommitEvents.EXT_NAMESPACE, String.join(CommitEvent.ID_DELIMITER, event.namespace()));
     }
-    if (event.traceId() != null) {
-      builder.withExtension(CommitEvents.EXT_TRACE_ID, event.traceId());
-    }
+    CommitEvents.withTrace(builder, event.trace());
     return builder.build();
   }
 
@@ -125,7 +123,7 @@ public final class TableEvents {
 
   /**
    * Reads a table event back from its CloudEvent. The {@code data} object is authoritative; the envelope must agree
-   * with it (type, id, subject) and the trace id comes from the {@value CommitEvents#EXT_TRACE_ID} extension.
+   * with it (type, id, subject) and the trace context comes from the distributed-tracing extension.
    *
    * @throws InvalidTableEventException naming what is wrong, also for a commit event or any other type
    */
@@ -145,9 +143,8 @@ public final class TableEvents {
       throw new InvalidTableEventException(
           "table event data must be " + CommitEvents.DATA_CONTENT_TYPE + ", got " + contentType);
     }
-    Object trace = cloudEvent.getExtension(CommitEvents.EXT_TRACE_ID);
     TableEvent event = fromData(type, dataNode(cloudEvent.getData(), cloudEvent.getId()),
-        trace == null ? null : trace.toString());
+        CommitEvents.traceOf(cloudEvent));
     if (!event.id().equals(cloudEvent.getId())) {
       throw new InvalidTableEventException(
           "CloudEvent id '" + cloudEvent.getId() + "' does not match its data (expected '" + event.id() + "')");
@@ -159,8 +156,8 @@ public final class TableEvents {
     return event;
   }
 
-  /** Reads the {@code data} object of a table event of {@code type}; {@code traceId} may be null. */
-  public static TableEvent fromData(TableEvent.Type type, JsonNode data, String traceId) {
+  /** Reads the {@code data} object of a table event of {@code type}; {@code trace} may be null. */
+  public static TableEvent fromData(TableEvent.Type type, JsonNode data, TraceContext trace) {
     Objects.requireNonNull(type, "type");
     if (data == null || !data.isObject()) {
       throw new InvalidTableEventException("table event data must be a JSON object");
@@ -181,7 +178,7 @@ public final class TableEvents {
     try {
       return new TableEvent(type, id(data.get("table_id"), "table_id"), text(data, "table_uuid"),
           text(data, "location"), text(data, "actor"), time,
-          previous == null ? null : id(previous, "previous_table_id"), traceId);
+          previous == null ? null : id(previous, "previous_table_id"), trace);
     } catch (IllegalArgumentException | NullPointerException e) {
       throw new InvalidTableEventException("invalid table event data: " + e.getMessage(), e);
     }

@@ -76,8 +76,9 @@ class CommitEventTest {
         .hasMessageContaining("operation");
     assertThatThrownBy(() -> SampleEvents.append(List.of("t"), "u", 1).committedAt(null).build())
         .hasMessageContaining("committedAt");
-    assertThatThrownBy(() -> SampleEvents.append(List.of("t"), "u", 1).traceId("").build())
-        .hasMessageContaining("traceId");
+    assertThatThrownBy(() -> TraceContext.of("4bf92f3577b34da6", null)).hasMessageContaining("traceparent");
+    assertThatThrownBy(() -> TraceContext.of("00-" + "0".repeat(32) + "-00f067aa0ba902b7-01", null))
+        .hasMessageContaining("traceparent");
   }
 
   @Test
@@ -88,7 +89,7 @@ class CommitEventTest {
             .fragmentsRemoved(2)
             .rowsRemoved(5)
             .governed(false)
-            .traceId("trace-1")
+            .trace(TraceContext.of("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "k=v"))
             .build();
 
     assertThat(event.toBuilder().build()).isEqualTo(event);

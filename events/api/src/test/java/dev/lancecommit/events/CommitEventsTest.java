@@ -21,7 +21,7 @@ class CommitEventsTest {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final CommitEvent nested =
-      SampleEvents.append(List.of("prod", "sales", "orders"), "7f1c", 42).traceId("4bf92f3577b34da6").build();
+      SampleEvents.append(List.of("prod", "sales", "orders"), "7f1c", 42).trace(TraceContext.of("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "rojo=00f067aa0ba902b7")).build();
   private final CommitEvent root =
       SampleEvents.append(List.of("orders"), "9a9a", 1)
           .readVersion(0)
@@ -42,11 +42,12 @@ class CommitEventsTest {
     assertThat(ce.getSubject()).isEqualTo("prod$sales$orders");
     assertThat(ce.getTime()).isEqualTo(OffsetDateTime.ofInstant(nested.committedAt(), ZoneOffset.UTC));
     assertThat(ce.getDataContentType()).isEqualTo("application/json");
-    assertThat(ce.getExtensionNames()).containsExactlyInAnyOrder("tableid", "namespace", "actor", "traceid");
+    assertThat(ce.getExtensionNames()).containsExactlyInAnyOrder("tableid", "namespace", "actor", "traceparent", "tracestate");
     assertThat(ce.getExtension("tableid")).isEqualTo("prod$sales$orders");
     assertThat(ce.getExtension("namespace")).isEqualTo("prod$sales");
     assertThat(ce.getExtension("actor")).isEqualTo("alice");
-    assertThat(ce.getExtension("traceid")).isEqualTo("4bf92f3577b34da6");
+    assertThat(ce.getExtension("traceparent")).isEqualTo("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+    assertThat(ce.getExtension("tracestate")).isEqualTo("rojo=00f067aa0ba902b7");
   }
 
   @Test

@@ -47,7 +47,7 @@ class KafkaCommitEventPublisherTest {
     List<String> users = List.of("users");
     List<CommitEvent> published = new ArrayList<>();
     for (long v = 1; v <= 12; v++) {
-      published.add(SampleEvents.append(orders, "uuid-orders", v).traceId("trace-" + v).build());
+      published.add(SampleEvents.append(orders, "uuid-orders", v).trace(TraceContext.of(String.format("00-%032x-%016x-01", v, v), null)).build());
       published.add(SampleEvents.append(users, "uuid-users", v).operation(v % 3 == 0 ? "Delete" : "Append").build());
     }
 

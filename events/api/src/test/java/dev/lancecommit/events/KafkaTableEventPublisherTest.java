@@ -39,7 +39,7 @@ class KafkaTableEventPublisherTest {
     List<String> renamed = List.of("prod", "orders2");
     List<TableEvent> published = List.of(
         TableEvent.of(TableEvent.Type.DECLARED, orders, "u1", "s3://w/prod/orders", "alice", t),
-        TableEvent.renamed(orders, renamed, "u1", "s3://w/prod/orders", "bob", t.plusSeconds(1)).withTraceId("tr"),
+        TableEvent.renamed(orders, renamed, "u1", "s3://w/prod/orders", "bob", t.plusSeconds(1)).withTrace(TraceContext.of("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", null)),
         TableEvent.of(TableEvent.Type.DEREGISTERED, renamed, "u1", "s3://w/prod/orders", "bob", t.plusSeconds(2)),
         TableEvent.of(TableEvent.Type.REGISTERED, renamed, "u1", "s3://w/prod/orders", "bob", t.plusSeconds(3)),
         TableEvent.of(TableEvent.Type.DROPPED, renamed, "u1", "s3://w/prod/orders", "carol", t.plusSeconds(4)));

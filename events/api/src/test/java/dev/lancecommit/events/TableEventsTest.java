@@ -34,7 +34,7 @@ class TableEventsTest {
   @ParameterizedTest
   @EnumSource(TableEvent.Type.class)
   void producedDataValidatesAgainstItsTypesSchemaAndRoundTrips(TableEvent.Type type) throws Exception {
-    TableEvent event = sample(type).withTraceId("4bf92f3577b34da6");
+    TableEvent event = sample(type).withTrace(TraceContext.of("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", null));
     byte[] json = TableEvents.defaults().toStructuredJson(event);
     JsonNode data = MAPPER.readTree(json).get("data");
 
@@ -44,7 +44,7 @@ class TableEventsTest {
 
   @Test
   void envelopeAttributes() {
-    CloudEvent ce = TableEvents.defaults().toCloudEvent(sample(TableEvent.Type.DECLARED).withTraceId("t-1"));
+    CloudEvent ce = TableEvents.defaults().toCloudEvent(sample(TableEvent.Type.DECLARED).withTrace(TraceContext.of("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", null)));
 
     assertThat(ce.getId()).isEqualTo("7f1c:declared:" + TIME.toEpochMilli());
     assertThat(ce.getType()).isEqualTo("dev.lancecommit.table.declared");
@@ -52,11 +52,11 @@ class TableEventsTest {
     assertThat(ce.getSubject()).isEqualTo("prod$sales$orders");
     assertThat(ce.getTime()).isEqualTo(OffsetDateTime.ofInstant(TIME, ZoneOffset.UTC));
     assertThat(ce.getDataContentType()).isEqualTo("application/json");
-    assertThat(ce.getExtensionNames()).containsExactlyInAnyOrder("tableid", "namespace", "actor", "traceid");
+    assertThat(ce.getExtensionNames()).containsExactlyInAnyOrder("tableid", "namespace", "actor", "traceparent");
     assertThat(ce.getExtension("tableid")).isEqualTo("prod$sales$orders");
     assertThat(ce.getExtension("namespace")).isEqualTo("prod$sales");
     assertThat(ce.getExtension("actor")).isEqualTo("alice");
-    assertThat(ce.getExtension("traceid")).isEqualTo("t-1");
+    assertThat(ce.getExtension("traceparent")).isEqualTo("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
   }
 
   @Test

@@ -5,6 +5,7 @@ import dev.lancecommit.config.ConfigCommandLine;
 import dev.lancecommit.config.ConfigKey;
 import dev.lancecommit.config.ConfigKeys;
 import dev.lancecommit.events.CommitEvent;
+import dev.lancecommit.events.tracing.Telemetry;
 import dev.lancecommit.events.consumer.CommitEventConsumer;
 import dev.lancecommit.events.consumer.ConsumerCommands;
 import dev.lancecommit.events.consumer.ConsumerOptions;
@@ -135,11 +136,13 @@ public final class AuditConsumerMain {
       log.close();
       throw e;
     }
-    CommitEventConsumer consumer = new CommitEventConsumer(options, store, new AuditHandler(log));
+    Telemetry telemetry = Telemetry.fromEnvironment("lance-commit-audit");
+    CommitEventConsumer consumer = new CommitEventConsumer(options, store, new AuditHandler(log),
+        telemetry.openTelemetry());
     LoggerFactory.getLogger(AuditConsumerMain.class).info(
         "auditing topic {} of {} as group {} into {} (checkpoints {})", options.topic(), options.bootstrapServers(),
         options.groupId(), log.file(), store.file());
-    return ConsumerCommands.runUntilStopped(consumer, log, store);
+    return ConsumerCommands.runUntilStopped(consumer, telemetry, log, store);
   }
 
   private static int query(String[] args, PrintStream out) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lancecommit.events.CommitEvent;
+import dev.lancecommit.events.TraceContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -59,6 +60,8 @@ public final class AuditLog implements AutoCloseable {
         governed INTEGER NOT NULL,
         trace_id TEXT,
         recorded_at TEXT NOT NULL,
+        trace_parent TEXT,
+        trace_state TEXT,
         UNIQUE (table_uuid, version)
       )""",
       "CREATE INDEX IF NOT EXISTS commits_by_table_time ON commits (table_key, committed_at_nanos)",
@@ -71,7 +74,7 @@ public final class AuditLog implements AutoCloseable {
 
   private static final String COLUMNS = "table_uuid, version, table_key, table_id, location, read_version, operation,"
       + " transaction_uuid, manifest_path, fragments_added, fragments_removed, rows_added, rows_removed, committed_at,"
-      + " committed_at_nanos, actor, governed, trace_id, recorded_at";
+      + " committed_at_nanos, actor, governed, trace_id, recorded_at, trace_parent, trace_state";
 
   private final Path file;
   private final Clock clock;
@@ -103,6 +106,7 @@ public final class AuditLog implements AutoCloseable {
         for (String ddl : SCHEMA) {
           statement.execute(ddl);
         }
+        addTraceContextColumns(statement);
       } catch (SQLException e) {
         connection.close();
         throw e;
@@ -110,6 +114,21 @@ public final class AuditLog implements AutoCloseable {
       return new AuditLog(absolute, clock, connection);
     } catch (SQLException | java.io.IOException e) {
       throw new AuditStoreException("could not open audit log " + absolute + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Logs written before events carried a W3C trace context had only trace_id: add the two columns. */
+  private static void addTraceContextColumns(Statement statement) throws SQLException {
+    List<String> columns = new ArrayList<>();
+    try (ResultSet info = statement.executeQuery("PRAGMA table_info(commits)")) {
+      while (info.next()) {
+        columns.add(info.getString("name"));
+      }
+    }
+    for (String column : List.of("trace_parent", "trace_state")) {
+      if (!columns.contains(column)) {
+        statement.execute("ALTER TABLE commits ADD COLUMN " + column + " TEXT");
+      }
     }
   }
 
@@ -125,7 +144,7 @@ public final class AuditLog implements AutoCloseable {
   public synchronized RecordOutcome record(CommitEvent event) {
     Objects.requireNonNull(event, "event");
     ensureOpen();
-    String sql = "INSERT INTO commits (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    String sql = "INSERT INTO commits (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
         + " ON CONFLICT (table_uuid, version) DO NOTHING";
     try (PreparedStatement insert = connection.prepareStatement(sql)) {
       int i = 0;
@@ -148,6 +167,8 @@ public final class AuditLog implements AutoCloseable {
       insert.setInt(++i, event.governed() ? 1 : 0);
       setNullable(insert, ++i, event.traceId());
       insert.setString(++i, clock.instant().toString());
+      setNullable(insert, ++i, event.trace() == null ? null : event.trace().traceParent());
+      setNullable(insert, ++i, event.trace() == null ? null : event.trace().traceState());
       if (insert.executeUpdate() == 1) {
         return RecordOutcome.INSERTED;
       }
@@ -269,7 +290,7 @@ public final class AuditLog implements AutoCloseable {
         .committedAt(Instant.parse(rows.getString("committed_at")))
         .actor(rows.getString("actor"))
         .governed(rows.getInt("governed") != 0)
-        .traceId(rows.getString("trace_id"))
+        .trace(TraceContext.parse(rows.getString("trace_parent"), rows.getString("trace_state")).orElse(null))
         .build();
     return new AuditEntry(event, Instant.parse(rows.getString("recorded_at")));
   }

@@ -4,6 +4,8 @@ import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEvents;
 import dev.lancecommit.events.InvalidCommitEventException;
 import dev.lancecommit.events.TableEvents;
+import dev.lancecommit.events.tracing.Telemetry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -78,15 +80,31 @@ public final class CommitEventConsumer implements AutoCloseable, Runnable {
   private Thread thread;
   private boolean paused;
 
+  /** A consumer that passes each event's trace context on to the handler but records no spans. */
   public CommitEventConsumer(ConsumerOptions options, TableCheckpointStore store, CommitHandler handler) {
-    this(options, store, handler, System::nanoTime);
+    this(options, store, handler, Telemetry.propagatingOnly().openTelemetry());
+  }
+
+  /**
+   * A consumer that runs each delivery in a CONSUMER span continuing the trace the event carries (its
+   * distributed-tracing extension), current while the handler runs.
+   */
+  public CommitEventConsumer(ConsumerOptions options, TableCheckpointStore store, CommitHandler handler,
+      OpenTelemetry openTelemetry) {
+    this(options, store, handler, openTelemetry, System::nanoTime);
   }
 
   CommitEventConsumer(ConsumerOptions options, TableCheckpointStore store, CommitHandler handler,
       LongSupplier nanoClock) {
+    this(options, store, handler, Telemetry.propagatingOnly().openTelemetry(), nanoClock);
+  }
+
+  private CommitEventConsumer(ConsumerOptions options, TableCheckpointStore store, CommitHandler handler,
+      OpenTelemetry openTelemetry, LongSupplier nanoClock) {
     this.options = Objects.requireNonNull(options, "options");
     this.store = Objects.requireNonNull(store, "store");
-    this.handler = Objects.requireNonNull(handler, "handler");
+    this.handler = new TracedCommitHandler(Objects.requireNonNull(handler, "handler"),
+        Objects.requireNonNull(openTelemetry, "openTelemetry"), options.topic(), options.groupId());
     this.nanoClock = nanoClock;
     this.sequencer = new Sequencer(store, options.gapTimeout(), options.retryPolicy(), nanoClock);
     this.consumer = new KafkaConsumer<>(consumerProperties(options));

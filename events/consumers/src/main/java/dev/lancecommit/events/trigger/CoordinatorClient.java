@@ -2,7 +2,9 @@ package dev.lancecommit.events.trigger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lancecommit.events.tracing.EventTracing;
 import dev.lancecommit.format.pb.Transaction;
+import io.opentelemetry.context.Context;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -18,7 +20,8 @@ import java.util.Optional;
 /**
  * CommitTable over HTTP, as any writer calls it: {@code POST {coordinator}/v1/table/{id}/commit} with {@code
  * Content-Type: application/x-protobuf} and the raw Transaction bytes. An optional bearer token is sent as {@code
- * Authorization: Bearer}. Thread-safe.
+ * Authorization: Bearer}. The W3C trace context of the current span ({@code traceparent}, {@code tracestate}) goes
+ * with every request, so the commit continues the trace of the event that asked for it. Thread-safe.
  */
 public final class CoordinatorClient {
   public static final int CODE_RETRYABLE_CONFLICT = 14;
@@ -60,6 +63,7 @@ public final class CoordinatorClient {
         .header("Content-Type", "application/x-protobuf")
         .POST(HttpRequest.BodyPublishers.ofByteArray(txn.toByteArray()));
     token.ifPresent(t -> request.header("Authorization", "Bearer " + t));
+    EventTracing.headers(Context.current()).forEach(request::header);
     HttpResponse<String> response;
     try {
       response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());

@@ -10,6 +10,7 @@ import dev.lancecommit.events.consumer.CommitEventConsumer;
 import dev.lancecommit.events.consumer.ConsumerCommands;
 import dev.lancecommit.events.consumer.ConsumerOptions;
 import dev.lancecommit.events.consumer.FileCheckpointStore;
+import dev.lancecommit.events.tracing.Telemetry;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -91,12 +92,14 @@ public final class TriggerConsumerMain {
     FileCheckpointStore store = FileCheckpointStore.open(settings.checkpoints);
     MaintenanceRunner runner = new MaintenanceRunner(settings.coordinator, settings.policy, worker,
         MaintenanceRecorder.jsonLines(settings.actions), settings.maxAttempts);
-    CommitEventConsumer consumer = new CommitEventConsumer(settings.consumer, store, new TriggerHandler(runner));
+    Telemetry telemetry = Telemetry.fromEnvironment("lance-commit-trigger");
+    CommitEventConsumer consumer = new CommitEventConsumer(settings.consumer, store, new TriggerHandler(runner),
+        telemetry.openTelemetry());
     LoggerFactory.getLogger(TriggerConsumerMain.class).info(
         "watching topic {} of {} as group {}; committing through {}; {}; actions in {}",
         settings.consumer.topic(), settings.consumer.bootstrapServers(), settings.consumer.groupId(),
         settings.coordinator.baseUrl(), settings.policy, settings.actions.toAbsolutePath());
-    return ConsumerCommands.runUntilStopped(consumer, store, worker == null ? () -> { } : worker);
+    return ConsumerCommands.runUntilStopped(consumer, telemetry, store, worker == null ? () -> { } : worker);
   }
 
   /** The parsed options. */

@@ -118,7 +118,7 @@ class AuditLogTest {
 
   @Test
   void eventsReadBackEqualWhatWasRecorded() {
-    CommitEvent event = TestEvents.append(List.of("a", "b", "c"), "abc", 3).traceId("trace-1").build();
+    CommitEvent event = TestEvents.append(List.of("a", "b", "c"), "abc", 3).trace(dev.lancecommit.events.TraceContext.of("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "k=v")).build();
     try (AuditLog log = AuditLog.open(dir.resolve("audit.db"))) {
       log.record(event);
       assertThat(log.find("abc", 3).orElseThrow().event()).isEqualTo(event);

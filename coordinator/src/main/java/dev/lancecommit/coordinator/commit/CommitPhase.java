@@ -1,0 +1,22 @@
+package dev.lancecommit.coordinator.commit;
+
+import java.util.Locale;
+
+/** The stretches of a commit's way through its lane, as {@link CommitObserver} times them. */
+public enum CommitPhase {
+  /** From arrival until the lane takes the commit up. */
+  QUEUE_WAIT,
+  /** Decoding, validation, loading what was committed since, the conflict rules. */
+  CHECKS,
+  /** Server-side rebase, building and encoding the next manifest. */
+  BUILD,
+  /** The put-if-absent of the manifest (and its transaction file), settling an unknown outcome. */
+  STORAGE_WRITE,
+  /** Handing the event to the sink and answering. */
+  EVENT_HANDOFF;
+
+  /** The label value, e.g. {@code storage_write}. */
+  public String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}
