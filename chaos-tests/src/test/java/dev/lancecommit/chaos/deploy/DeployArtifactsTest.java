@@ -94,10 +94,19 @@ class DeployArtifactsTest {
     JsonNode port = container.path("ports").get(0);
     assertThat(port.path("containerPort").asInt()).isEqualTo(Integer.parseInt(properties.getProperty("port")));
     assertThat(properties.getProperty("host")).isEqualTo("0.0.0.0");
+    assertThat(container.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/readyz");
+    assertThat(container.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/healthz");
     for (String probe : List.of("readinessProbe", "livenessProbe")) {
-      assertThat(container.path(probe).path("httpGet").path("path").asText()).isEqualTo("/healthz");
       assertThat(container.path(probe).path("httpGet").path("port").asText()).isEqualTo(port.path("name").asText());
     }
+    // Prometheus scrapes /metrics on the REST port (the configuration keeps it there: no metrics.port)
+    JsonNode annotations = byKind.get("Deployment").path("spec").path("template").path("metadata")
+        .path("annotations");
+    assertThat(annotations.path("prometheus.io/scrape").asText()).isEqualTo("true");
+    assertThat(annotations.path("prometheus.io/path").asText()).isEqualTo("/metrics");
+    assertThat(annotations.path("prometheus.io/port").asText()).isEqualTo(properties.getProperty("port"));
+    assertThat(properties.getProperty("metrics.port", "")).isEmpty();
+    assertThat(properties.getProperty("metrics.enabled")).isEqualTo("true");
     JsonNode service = byKind.get("Service").path("spec").path("ports").get(0);
     assertThat(service.path("targetPort").asText()).isEqualTo(port.path("name").asText());
     assertThat(pod.path("serviceAccountName").asText())

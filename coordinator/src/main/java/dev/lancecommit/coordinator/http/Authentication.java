@@ -4,6 +4,7 @@ import dev.lancecommit.coordinator.auth.AccessControl;
 import dev.lancecommit.coordinator.auth.Credentials;
 import dev.lancecommit.coordinator.auth.Principal;
 import dev.lancecommit.coordinator.auth.UnauthenticatedException;
+import dev.lancecommit.coordinator.observe.Observability;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -26,7 +27,7 @@ final class Authentication {
 
   /** {@code lance_auth_failures_total{reason}}: missing, malformed, invalid (401) and forbidden (403). */
   static Meter.MeterProvider<Counter> failureCounter(MeterRegistry registry) {
-    return Counter.builder("lance.auth.failures").description("Requests refused by authentication or grants, by reason")
+    return Counter.builder(Observability.AUTH_FAILURES).description("Requests refused by authentication or grants, by reason")
         .withRegistry(registry);
   }
 

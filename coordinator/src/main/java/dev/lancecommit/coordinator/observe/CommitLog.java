@@ -7,8 +7,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One log line per commit answer, on logger {@value #LOGGER}: table, version, operation, outcome, duration, group
  * size and trace id, in the message ({@code key=value}) and as SLF4J key-value pairs (fields of the JSON log).
- * Committed versions log at INFO, refusals and failures at WARN would drown real warnings under contention, so every
- * answer logs at INFO; turn the logger off to silence it.
+ * Every answer logs at INFO, refusals included (as WARN they would drown real warnings under contention); set the
+ * logger's level to WARN to silence it.
  */
 public final class CommitLog {
   public static final String LOGGER = "dev.lancecommit.commits";

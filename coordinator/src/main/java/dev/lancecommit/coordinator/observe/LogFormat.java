@@ -25,6 +25,12 @@ public final class LogFormat {
     if (!(factory instanceof LoggerContext context)) {
       return false;
     }
+    configureJson(context);
+    return true;
+  }
+
+  /** Replaces {@code context}'s configuration with the JSON one. */
+  static void configureJson(LoggerContext context) {
     URL json = LogFormat.class.getResource(JSON_CONFIGURATION);
     JoranConfigurator configurator = new JoranConfigurator();
     configurator.setContext(context);
@@ -34,6 +40,5 @@ public final class LogFormat {
     } catch (JoranException e) {
       throw new IllegalStateException("Could not switch the log to JSON: " + e.getMessage(), e);
     }
-    return true;
   }
 }

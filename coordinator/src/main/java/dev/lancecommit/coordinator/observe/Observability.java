@@ -7,6 +7,7 @@ import dev.lancecommit.coordinator.publication.Publication;
 import dev.lancecommit.coordinator.storage.ObjectStore;
 import dev.lancecommit.events.CommitEventPublisher;
 import dev.lancecommit.events.tracing.Telemetry;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,6 +30,7 @@ import io.vertx.micrometer.MicrometerMetricsOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
@@ -46,6 +48,8 @@ public final class Observability implements AutoCloseable {
   static final String RECONCILED = "lance.reconciler.versions";
   static final String QUEUE_DEPTH = "lance.lane.queue.depth";
   static final String LANES_ACTIVE = "lance.lanes.active";
+  /** Counted by the REST server's authentication ({@code reason}: missing, malformed, invalid, forbidden). */
+  public static final String AUTH_FAILURES = "lance.auth.failures";
 
   private final ObservabilityConfig config;
   private final PrometheusMeterRegistry prometheus;
@@ -70,10 +74,26 @@ public final class Observability implements AutoCloseable {
       new ProcessorMetrics().bindTo(registry);
       new UptimeMetrics().bindTo(registry);
       new FileDescriptorMetrics().bindTo(registry);
+      registerZeroSeries();
     } else {
       prometheus = null;
       registry = new CompositeMeterRegistry(); // no registry inside: every meter is a no-op
       gcMetrics = null;
+    }
+  }
+
+  /**
+   * The series of rare events start at 0, so dashboards and alerts see the families before the first one happens
+   * (and {@code increase()} sees the first one).
+   */
+  private void registerZeroSeries() {
+    for (String reason : List.of("missing", "malformed", "invalid", "forbidden")) {
+      Counter.builder(AUTH_FAILURES).tag("reason", reason).register(registry);
+    }
+    for (String mode : List.of("read", "read_write")) {
+      for (String outcome : List.of("vended", "invalid_location", "failed")) {
+        Counter.builder(ObservedCredentialVendor.VENDED).tag("mode", mode).tag("outcome", outcome).register(registry);
+      }
     }
   }
 

@@ -8,6 +8,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.lancecommit.coordinator.Coordinator;
 import dev.lancecommit.coordinator.CoordinatorConfig;
 import dev.lancecommit.coordinator.publication.PublicationConfig;
@@ -34,12 +35,18 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.slf4j.LoggerFactory;
@@ -51,6 +58,7 @@ import org.slf4j.LoggerFactory;
  * request's trace and the commit log names it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ObservabilityE2eTest {
   static final Duration WAIT = Duration.ofSeconds(60);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -94,6 +102,7 @@ class ObservabilityE2eTest {
   }
 
   @Test
+  @Order(1)
   void knownCommitsAreCountedTracedPublishedWithTheirTraceAndLogged() throws Exception {
     List<String> id = List.of("obs", "orders");
     api.createNamespace("obs");
@@ -176,6 +185,36 @@ class ObservabilityE2eTest {
     assertThat(checks.get("store").get("status").asText()).isEqualTo("up");
     assertThat(checks.get("commits").get("status").asText()).isEqualTo("up");
     assertThat(checks.get("publication").get("status").asText()).isEqualTo("up");
+  }
+
+  /** After the commits above (a conflict and an ungoverned version among them) every family is there. */
+  @Test
+  @Order(2)
+  void everyMetricTheDashboardAndTheAlertsQueryIsExported() throws Exception {
+    Path observability = deployDir().resolve("observability");
+    List<String> expressions = new ArrayList<>();
+    JSON.readTree(observability.resolve("grafana-dashboard.json").toFile()).get("panels")
+        .forEach(panel -> panel.get("targets").forEach(target -> expressions.add(target.get("expr").asText())));
+    JsonNode rules = new ObjectMapper(new YAMLFactory()).readTree(observability.resolve("alerts.yaml").toFile());
+    rules.get("groups").forEach(group -> group.get("rules").forEach(rule -> expressions.add(rule.get("expr").asText())));
+    assertThat(expressions).hasSizeGreaterThan(10);
+
+    Set<String> queried = new TreeSet<>();
+    expressions.forEach(expr -> queried.addAll(PromQlNames.of(expr)));
+    assertThat(queried).contains("lance_commit_requests_total", "lance_commit_conflicts_total",
+        "lance_lane_queue_depth", "lance_events_publish_lag_seconds", "lance_store_request_duration_seconds_count",
+        "lance_reconciler_versions_total");
+    PrometheusText exported = scrape();
+    assertThat(exported.sampleNames()).containsAll(queried);
+  }
+
+  private static Path deployDir() {
+    Path dir = Path.of("").toAbsolutePath();
+    while (dir != null && !Files.isDirectory(dir.resolve("deploy/observability"))) {
+      dir = dir.getParent();
+    }
+    assertThat(dir).as("the repository's deploy/ directory").isNotNull();
+    return dir.resolve("deploy");
   }
 
   private void assertTraced() {
