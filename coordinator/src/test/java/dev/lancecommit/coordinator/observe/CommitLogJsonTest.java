@@ -2,36 +2,44 @@ package dev.lancecommit.coordinator.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.util.LogbackMDCAdapter;
+import ch.qos.logback.core.OutputStreamAppender;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code log.format=json}: the commit line is one JSON object with the commit's fields. */
+/** {@code log.format=json}: the commit line, encoded by the JSON configuration's encoder, is one JSON object. */
 class CommitLogJsonTest {
   @Test
   void theCommitLineIsOneJsonObjectWithEveryField() throws Exception {
     LoggerContext context = new LoggerContext();
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream err = System.err;
-    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
-      LogFormat.configureJson(context);
-      new CommitLog(context.getLogger(CommitLog.LOGGER)).commit("sales$orders", 7L, "Append", "committed",
-          12_345_678, 1, "4bf92f3577b34da6a3ce929d0e0e4736", null);
-      context.stop();
-    } finally {
-      System.setErr(err);
-    }
-    String[] lines = captured.toString(StandardCharsets.UTF_8).strip().split("\n");
-    assertThat(lines).hasSize(1);
-    JsonNode line = new ObjectMapper().readTree(lines[0]);
-    assertThat(line.get("level").asText()).isEqualTo("INFO");
+    context.setMDCAdapter(new LogbackMDCAdapter()); // a context of its own, not the test JVM's
+    LogFormat.configureJson(context);
+    Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+    @SuppressWarnings("unchecked")
+    OutputStreamAppender<ILoggingEvent> stderr = (OutputStreamAppender<ILoggingEvent>) root.getAppender("STDERR");
+    ListAppender<ILoggingEvent> events = new ListAppender<>();
+    events.setContext(context);
+    events.start();
+    root.detachAppender(stderr);
+    root.addAppender(events);
+
+    new CommitLog(context.getLogger(CommitLog.LOGGER)).commit("sales$orders", 7L, "Append", "committed",
+        12_345_678, 1, "4bf92f3577b34da6a3ce929d0e0e4736", null);
+    assertThat(events.list).hasSize(1);
+    String encoded = new String(stderr.getEncoder().encode(events.list.get(0)), StandardCharsets.UTF_8);
+    context.stop();
+
+    assertThat(encoded.strip()).doesNotContain("\n");
+    JsonNode line = new ObjectMapper().readTree(encoded);
+    assertThat(line.get("level").asText()).as(encoded).isEqualTo("INFO");
     assertThat(line.get("loggerName").asText()).isEqualTo(CommitLog.LOGGER);
     assertThat(line.get("formattedMessage").asText())
         .isEqualTo("commit table=sales$orders version=7 operation=Append outcome=committed duration_ms=12.346"

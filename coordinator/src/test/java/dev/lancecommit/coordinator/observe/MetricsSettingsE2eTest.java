@@ -72,7 +72,9 @@ class MetricsSettingsE2eTest {
       assertThat(m.value("lance_commit_requests_total")).isEqualTo(1); // refused requests never reach a lane
       assertThat(m.labelSets("lance_commit_duration_seconds_count"))
           .containsExactly(Map.of("table", "obs$t", "operation", "Overwrite"));
-      for (String reason : new String[] {"missing", "invalid", "malformed", "forbidden"}) {
+      // missing: the commit without credentials and the /metrics request on the REST port
+      assertThat(m.value("lance_auth_failures_total", "reason", "missing")).isEqualTo(2);
+      for (String reason : new String[] {"invalid", "malformed", "forbidden"}) {
         assertThat(m.value("lance_auth_failures_total", "reason", reason)).as(reason).isEqualTo(1);
       }
       assertThat(m.value("lance_credentials_vended_total")).isZero();
