@@ -14,10 +14,10 @@ import dev.lancecommit.events.consumer.CommitEventConsumer;
 import dev.lancecommit.events.consumer.ConsumerOptions;
 import dev.lancecommit.events.consumer.InMemoryCheckpointStore;
 import dev.lancecommit.events.consumer.TestEvents;
-import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
 import dev.lancecommit.events.trigger.CommitOutcome;
 import dev.lancecommit.events.trigger.CoordinatorClient;
 import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.testing.kafka.KafkaBrokerFixture;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
@@ -37,6 +37,7 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -46,6 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
 class TraceContinuationTest {
   private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
   private static final String COMMIT_SPAN = "00f067aa0ba902b7";
+
+  @RegisterExtension static final KafkaBrokerFixture broker = new KafkaBrokerFixture();
 
   @TempDir
   Path dir;
@@ -73,8 +76,7 @@ class TraceContinuationTest {
     List<String> seenInHandler = new CopyOnWriteArrayList<>();
     List<CommitOutcome> outcomes = new CopyOnWriteArrayList<>();
     CoordinatorClient client = new CoordinatorClient("http://127.0.0.1:" + coordinator.getAddress().getPort());
-    try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.startTemporary();
-        AuditLog log = AuditLog.open(dir.resolve("audit.db"))) {
+    try (AuditLog log = AuditLog.open(dir.resolve("audit.db"))) {
       String topic = "trace-" + UUID.randomUUID();
       KafkaTopics.ensureTopic(broker.bootstrapServers(), topic);
       try (KafkaCommitEventPublisher publisher =
