@@ -173,6 +173,9 @@ final class CommitLane {
             + "older versions were cleaned up); rebuild the transaction on version " + current.latestVersion());
       }
       List<CommittedTransaction> since = ops.committedSince(current, txn.getReadVersion());
+      if (pending.request().rebaseOverAppendsOnly()) {
+        requireOnlyAppends(txn, since);
+      }
       RebaseInputs inputs = rebaseInputs(pending.request(), txn, kind, since, current);
       ConflictOutcome outcome = ConflictResolver.checkAll(txn, since, inputs);
       switch (outcome.kind()) {
@@ -296,6 +299,18 @@ final class CommitLane {
       }
       default -> ManifestBuilder.build(current.latest(), txn, ctx);
     };
+  }
+
+  /** A commit other than an Append since the read version (the transaction's own aside) is a retryable conflict. */
+  private static void requireOnlyAppends(Transaction txn, List<CommittedTransaction> since) {
+    for (CommittedTransaction other : since) {
+      OperationKind kind = OperationKind.of(other.txn());
+      if (kind != OperationKind.APPEND && !other.txn().getUuid().equals(txn.getUuid())) {
+        throw new CommitConflictException(true, other.version(), kind.lanceName(), "rebase-over-appends-only",
+            "Version " + other.version() + " (" + kind.lanceName() + ") was committed since read version "
+                + txn.getReadVersion() + "; this commit only moves over Appends: rebuild it on the latest version");
+      }
+    }
   }
 
   /**

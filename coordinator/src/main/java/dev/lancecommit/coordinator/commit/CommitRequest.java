@@ -9,5 +9,14 @@ import java.util.Optional;
  * @param affectedRows optional portable Roaring 64-bit map of row addresses the transaction touched
  * @param rebase false makes any intervening commit a retryable conflict instead of a rebase
  * @param actor the authenticated principal, recorded in the commit event
+ * @param rebaseOverAppendsOnly with {@code rebase}, rebase only over intervening Appends: any other commit since the
+ *     read version is a retryable conflict (managed versioning's landing of an Append on the latest version, see
+ *     {@link CreateTableVersion})
  */
-public record CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, boolean rebase, String actor) {}
+public record CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, boolean rebase, String actor,
+    boolean rebaseOverAppendsOnly) {
+
+  public CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, boolean rebase, String actor) {
+    this(transaction, affectedRows, rebase, actor, false);
+  }
+}

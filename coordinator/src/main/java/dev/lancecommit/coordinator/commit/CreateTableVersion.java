@@ -11,11 +11,14 @@ import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.TransactionFiles;
 import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.rules.InvalidTransactionException;
+import dev.lancecommit.rules.conflict.CommitConflictException;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,25 +29,44 @@ import org.slf4j.LoggerFactory;
  * the version.
  *
  * <p>The coordinator does not copy those bytes: it takes the staged manifest's transaction (inline, else its
- * {@code .txn}), refuses with a {@link VersionConflictException} unless the staged version is the table's latest + 1,
- * and commits the transaction through the {@link CommitService}, like CommitTable: the conflict rules, lane ordering,
+ * {@code .txn}) and commits it through the {@link CommitService}, like CommitTable: the conflict rules, lane ordering,
  * idempotent resubmits, ambiguous-write handling and the commit event are the same. The final manifest is the one
  * the lane builds from the transaction on the latest version, which for a transaction built on that version has the
- * staged manifest's content (fragments, schema, ids), with the coordinator's writer version, timestamp and the actor
- * recorded in its transaction. The staged file is removed once the version exists.
+ * staged manifest's content (fragments, schema, ids), with the coordinator's writer version and timestamp.
  *
- * <p>A transaction built on the version just before the staged one is committed with {@code rebase=false}, so a
- * commit that slips in between the check and the lane makes this a retryable conflict instead of landing the
- * transaction at another version. A transaction Lance already rebased on its side (its read_version is older) is
- * committed with rebase allowed; should it land at another version than staged, the answer names the version it did
- * land at (never a conflict for a committed transaction). A retried request whose transaction already made the
- * version answers that version again.
+ * <h2>Which version a staged transaction lands as</h2>
+ *
+ * <p>Stock Lance (pylance 14.0.2, Lance Java 7.0.0) always stages the version after the one it rebased on, with that
+ * version as the transaction's read_version ({@code TransactionRebase::finish} sets it; {@code commit_transaction} in
+ * {@code rust/lance/src/io/commit.rs} stages {@code dataset.manifest.version + 1}). Such a transaction is committed with
+ * {@code rebase=false}, so it lands exactly as the staged version, or not at all (409/14: the version is taken). That
+ * check needs no listing of {@code _versions/}: the lane knows the latest version.
+ *
+ * <p>The client takes whatever version the answer names without checking it ({@code LanceNamespaceExternalManifestStore
+ * ::put} in {@code rust/lance/src/io/commit/namespace_manifest.rs}), but it keeps the manifest it staged: the Dataset it
+ * returns says {@code version()} = the staged number, holds the staged manifest (the versions landed in between are
+ * missing, and its own new fragments carry the ids it chose, which in the real table belong to other writers'
+ * fragments), and a next commit from it uses the staged number as its read version. A delete, update, compaction or
+ * index build through that object would then name another writer's fragment. So a later version is answered only
+ * where the table opts in ({@code managed_versioning.appends_on_latest=true}, for append-only ingest writers that
+ * reopen the table instead of using the returned object): an Append whose staged version was taken lands on the
+ * latest version when everything committed since its read version is an Append. That answer carries an e_tag no
+ * store ever produces, so neither client's session cache can serve the staged manifest as the landed version
+ * (Lance Java 7.0.0 looks manifests up by version and e_tag, and resolves the latest version with no e_tag).
+ *
+ * <p>A transaction whose read version is older than the staged version's predecessor (not what stock Lance sends) is
+ * committed with rebase allowed after checking, by listing, that the staged version is the next one; if it is overtaken
+ * in the lane, the answer names the version it landed at. A staged shallow Clone creates the table at its source's
+ * version number. A retried request whose transaction already made a version answers that version again.
  *
  * <p>Three steps, so that the caller can check access to what the staged transaction reads (a Clone's source)
  * between them: {@link #stage} and {@link #finish} block, {@link #commit} returns the commit service's future.
  */
 public final class CreateTableVersion {
   private static final Logger LOG = LoggerFactory.getLogger(CreateTableVersion.class);
+
+  /** Starts the e_tag of an answer naming another version than the staged one; no object store makes such e_tags. */
+  public static final String LANDED_ELSEWHERE_ETAG_PREFIX = "lance-coordinator-landed-elsewhere-";
 
   private final CommitService commits;
   private final Function<String, StorageLocation> stores;
@@ -64,8 +86,11 @@ public final class CreateTableVersion {
    * @param manifestPath the path as the client gave it, for messages
    * @param version the version to create
    * @param size the staged manifest's size, when the client gave it
+   * @param scheme the naming scheme of the final name the staged name carries
+   * @param appendsOnLatest whether the table lets an Append whose staged version was taken land on the latest version
    */
-  public record Request(String stagedName, String manifestPath, long version, OptionalLong size) {}
+  public record Request(String stagedName, String manifestPath, long version, OptionalLong size,
+      ManifestNaming.Scheme scheme, boolean appendsOnLatest) {}
 
   /** A staged manifest checked against its table, ready to commit. */
   public static final class Staged {
@@ -96,9 +121,11 @@ public final class CreateTableVersion {
    *
    * @param manifestUri the full URI of the version's manifest
    * @param committedAt when the store wrote the manifest
+   * @param eTag an e_tag for the answer: empty when the version is the staged one; when it is another, one that names
+   *     no stored object, so that the client's caches never take its staged manifest for the landed version
    */
   public record Created(String transactionUuid, long version, String manifestUri, long manifestSize,
-      Instant committedAt) {}
+      Instant committedAt, Optional<String> eTag) {}
 
   /**
    * Reads and checks the staged manifest. Blocking.
@@ -129,7 +156,19 @@ public final class CreateTableVersion {
           + ", the request creates version " + request.version());
     }
     Transaction txn = transactionOf(ops, staged, request.manifestPath());
+    if (!txn.hasClone() && txn.getReadVersion() == request.version() - 1) {
+      // What stock Lance stages: the lane lands it as exactly this version or refuses it, without a listing here.
+      return new Staged(table, ops, request, txn);
+    }
+    requireNext(ops, request, txn);
+    return new Staged(table, ops, request, txn);
+  }
 
+  /**
+   * For a Clone and for a transaction built on an older version than the staged one's predecessor: the staged version
+   * must be the table's next one (or already this transaction's). Lists {@code _versions/}.
+   */
+  private static void requireNext(TableOperations ops, Request request, Transaction txn) {
     TableVersions listing = ops.versions();
     long latest = listing.latest().orElse(0L);
     if (request.version() <= latest) {
@@ -137,20 +176,23 @@ public final class CreateTableVersion {
       // it as the idempotent resubmit it is (publishing its event again).
       ManifestFile landed = ops.readManifest(request.version(), listing.scheme().orElseThrow()).orElse(null);
       if (landed != null && ops.transactionOf(landed).getUuid().equals(txn.getUuid())) {
-        return new Staged(table, ops, request, txn);
+        return;
       }
     }
     // A shallow Clone creates the table at the source's version number, not at 1.
     long next = latest == 0 && txn.hasClone() ? txn.getClone().getRefVersion() : latest + 1;
     if (request.version() != next) {
-      throw new VersionConflictException(
-          "Version " + request.version() + " cannot be created: the table's latest version is " + latest,
-          request.version() <= latest
-              ? "Version " + request.version() + " already exists; reload the table, rebuild the transaction on "
-                  + "version " + latest + " and stage version " + (latest + 1)
-              : "Versions must be created in order; the next version of this table is " + next);
+      throw notNext(request.version(), latest, next);
     }
-    return new Staged(table, ops, request, txn);
+  }
+
+  private static VersionConflictException notNext(long version, long latest, long next) {
+    return new VersionConflictException(
+        "Version " + version + " cannot be created: the table's latest version is " + latest,
+        version <= latest
+            ? "Version " + version + " already exists; reload the table, rebuild the transaction on "
+                + "version " + latest + " and stage version " + (latest + 1)
+            : "Versions must be created in order; the next version of this table is " + next);
   }
 
   /** The staged manifest's transaction: inline, else the {@code .txn} file it names. */
@@ -173,19 +215,55 @@ public final class CreateTableVersion {
     };
   }
 
-  /** Submits the staged transaction; the future completes with the version it landed as. */
+  /**
+   * Submits the staged transaction; the future completes with the version it landed as, or fails with a
+   * {@link VersionConflictException} when the staged version is taken (or not the next one) and the transaction may
+   * not move on.
+   */
   public CompletableFuture<Long> commit(Staged staged, String actor) {
     Transaction txn = staged.transaction;
-    return commits.commit(staged.table, new CommitRequest(txn.toByteArray(), Optional.empty(),
-            txn.getReadVersion() != staged.request.version() - 1, actor))
-        .thenApply(CommitResult::version);
+    long version = staged.request.version();
+    boolean exact = txn.getReadVersion() == version - 1;
+    boolean onLatest = exact && staged.request.appendsOnLatest() && txn.hasAppend();
+    CommitRequest request = new CommitRequest(txn.toByteArray(), Optional.empty(), !exact || onLatest, actor,
+        onLatest);
+    return commits.commit(staged.table, request)
+        .handle((result, failure) -> {
+          if (failure == null) {
+            return result.version();
+          }
+          Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+              ? failure.getCause() : failure;
+          throw new CompletionException(exact ? asVersionConflict(staged, cause) : cause);
+        });
+  }
+
+  /**
+   * The lane's refusal of a transaction staged on its read version, said as what it means for the staged version:
+   * taken (another commit landed since the read version), or not yet the next one (the read version is ahead of the
+   * table; rare, so the listing that tells which is made only then).
+   */
+  private static Throwable asVersionConflict(Staged staged, Throwable cause) {
+    long version = staged.request.version();
+    if (cause instanceof CommitConflictException conflict && conflict.retryable()) {
+      return new VersionConflictException("Version " + version + " cannot be created: version "
+          + conflict.conflictingVersion() + " (" + conflict.conflictingOperation() + ") was committed since version "
+          + (version - 1), "Version " + version + " already exists; reload the table, rebuild the transaction on "
+          + "the latest version and stage the version after it");
+    }
+    if (cause instanceof InvalidTransactionException) {
+      long latest = staged.ops.versions().latest().orElse(0L);
+      if (version > latest + 1) {
+        return notNext(version, latest, latest + 1);
+      }
+    }
+    return cause;
   }
 
   /** Removes the staged file and describes the version; blocking. */
   public Created finish(Staged staged, long version) {
     TableOperations ops = staged.ops;
-    ManifestNaming.Scheme scheme = ops.versions().scheme().orElseThrow(() ->
-        new StoreException("Version " + version + " was committed but _versions/ is empty"));
+    ManifestNaming.Scheme scheme = staged.request.scheme();
     String manifestUri = ops.manifestUri(version, scheme);
     ObjectInfo manifest = ops.manifestInfo(version, scheme).orElseThrow(() ->
         new StoreException("Version " + version + " was committed but its manifest " + manifestUri + " is missing"));
@@ -195,11 +273,13 @@ public final class CreateTableVersion {
       LOG.warn("Version {} of {} committed; its staged manifest {} was not removed: {}", version,
           staged.table.joinedId(), staged.request.stagedName(), e.toString());
     }
+    Optional<String> eTag = Optional.empty();
     if (version != staged.request.version()) {
-      LOG.warn("Transaction {} staged as version {} of {} landed as version {}", staged.transaction.getUuid(),
+      LOG.debug("Transaction {} staged as version {} of {} landed as version {}", staged.transaction.getUuid(),
           staged.request.version(), staged.table.joinedId(), version);
+      eTag = Optional.of(LANDED_ELSEWHERE_ETAG_PREFIX + staged.transaction.getUuid());
     }
     return new Created(staged.transaction.getUuid(), version, manifestUri, manifest.size(),
-        manifest.lastModified());
+        manifest.lastModified(), eTag);
   }
 }

@@ -60,7 +60,8 @@ final class CreateTableVersionRoute {
             "'" + staging.name() + "' is not named by scheme " + request.scheme.get());
       }
       CreateTableVersion.Staged staged = service.stage(entry.toRef(), new CreateTableVersion.Request(
-          staging.name(), request.manifestPath, request.version, request.size));
+          staging.name(), request.manifestPath, request.version, request.size, staging.scheme(),
+          ManagedVersioning.appendsOnLatest(entry)));
       CloneSourceAccess.require(access, caller, catalog, staged.transaction().toByteArray());
       return new Submitted(staged, service.commit(staged, caller.name()));
     }).compose(submitted -> Future.fromCompletionStage(submitted.version, ctx.vertx().getOrCreateContext())
@@ -70,13 +71,15 @@ final class CreateTableVersionRoute {
   }
 
   private static JsonObject json(CreateTableVersion.Created created) {
+    JsonObject version = new JsonObject()
+        .put("version", created.version())
+        .put("manifest_path", StorePaths.of(created.manifestUri()))
+        .put("manifest_size", created.manifestSize())
+        .put("timestamp_millis", created.committedAt().toEpochMilli());
+    created.eTag().ifPresent(eTag -> version.put("e_tag", eTag));
     return new JsonObject()
         .put("transaction_id", created.transactionUuid())
-        .put("version", new JsonObject()
-            .put("version", created.version())
-            .put("manifest_path", StorePaths.of(created.manifestUri()))
-            .put("manifest_size", created.manifestSize())
-            .put("timestamp_millis", created.committedAt().toEpochMilli()));
+        .put("version", version);
   }
 
   private static Request parse(RoutingContext ctx) {

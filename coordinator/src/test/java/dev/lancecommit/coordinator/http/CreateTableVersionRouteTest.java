@@ -7,6 +7,7 @@ import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.coordinator.commit.CommitRequest;
 import dev.lancecommit.coordinator.commit.CommitResult;
 import dev.lancecommit.coordinator.commit.CommitService;
+import dev.lancecommit.coordinator.commit.CreateTableVersion;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.format.ManifestFile;
@@ -39,11 +40,14 @@ import org.junit.jupiter.api.Test;
  */
 class CreateTableVersionRouteTest extends LaneServerFixture {
   private static final String CREATE = "/v1/table/ns$t/version/create";
+  private static final String ON_LATEST = "/v1/table/ingest$t/version/create";
 
   /** Runs once, just before the next commit reaches the lanes: a writer that gets in between. */
   private final AtomicReference<Runnable> beforeNextCommit = new AtomicReference<>();
   private Path table;
   private LanceTables lance;
+  /** The table the helpers work on: ns$t, or ingest$t (appends on latest) once a test switches to it. */
+  private List<String> tableId = List.of("ns", "t");
 
   @Override
   CommitService commitService(LaneCommitService lanes) {
@@ -149,11 +153,66 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
 
     String aheadDetail = post(CREATE, request(3, ahead)).error(409, 14).getString("detail");
     assertThat(aheadDetail).contains("next version of this table is 2");
-    String existingDetail = post(CREATE, request(1, existing)).error(409, 14).getString("detail");
-    assertThat(existingDetail).contains("Version 1 already exists");
+    // version 1 exists, and an Append read at version 0 (before the table existed) is no transaction at all
+    post(CREATE, request(1, existing)).error(400, 13);
 
     assertThat(snapshot()).isEqualTo(before);
     assertThat(versions()).containsExactly(1L);
+  }
+
+  @Test
+  void aStagedVersionAnotherWriterTookIsRetryableAndChangesNothing() {
+    Path staged = stage(2, Optional.of(append(1, 5)), "");
+    assertThat(commit(append(1, 10)).getLong("version")).isEqualTo(2);
+    Map<String, String> before = snapshot();
+
+    String detail = post(CREATE, request(2, staged)).error(409, 14).getString("detail");
+
+    assertThat(detail).contains("Version 2 already exists");
+    assertThat(snapshot()).isEqualTo(before);
+    assertThat(versions()).containsExactly(1L, 2L);
+  }
+
+  @Test
+  void onATableWithAppendsOnLatestATakenAppendLandsOnTheLatestVersionWithAnETagNoStoreMakes() {
+    useAppendsOnLatestTable();
+    Transaction txn = append(1, 5);
+    Path staged = stage(2, Optional.of(txn), "");
+    assertThat(commit(append(1, 10)).getLong("version")).isEqualTo(2);
+    assertThat(commit(append(2, 15)).getLong("version")).isEqualTo(3);
+
+    JsonObject version = post(ON_LATEST, request(2, staged)).ok().getJsonObject("version");
+
+    assertThat(version.getLong("version")).isEqualTo(4);
+    assertThat(version.getString("manifest_path")).isEqualTo(manifestOf(4).toString());
+    assertThat(version.getString("e_tag")).isEqualTo(CreateTableVersion.LANDED_ELSEWHERE_ETAG_PREFIX + txn.getUuid());
+    assertThat(staged).doesNotExist();
+    assertThat(lance.readIds(4)).containsExactlyInAnyOrderElementsOf(ids(0, 20));
+    // and an Append whose staged version is free lands as exactly that version, with no e_tag
+    JsonObject next = post(ON_LATEST, request(5, stage(5, Optional.of(append(4, 20)), ""))).ok()
+        .getJsonObject("version");
+    assertThat(next.getLong("version")).isEqualTo(5);
+    assertThat(next.containsKey("e_tag")).isFalse();
+  }
+
+  @Test
+  void appendsOnLatestMovesAnAppendOverAppendsOnlyAndNeverMovesAnythingElse() {
+    useAppendsOnLatestTable();
+    Path appendOverDelete = stage(2, Optional.of(append(1, 5)), "");
+    assertThat(commit(TransactionFactory.delete(1, List.of(), List.of(0L), "id < 5")).getLong("version"))
+        .isEqualTo(2);
+    Path configOverAppend = stage(3, Optional.of(TransactionFactory.updateConfig(2, Map.of("k", "v"), List.of())),
+        "");
+    assertThat(commit(append(2, 10)).getLong("version")).isEqualTo(3);
+    Map<String, String> before = snapshot();
+
+    assertThat(post(ON_LATEST, request(2, appendOverDelete)).error(409, 14).getString("detail"))
+        .contains("Version 2 already exists");
+    assertThat(post(ON_LATEST, request(3, configOverAppend)).error(409, 14).getString("detail"))
+        .contains("Version 3 already exists");
+
+    assertThat(snapshot()).isEqualTo(before);
+    assertThat(versions()).containsExactly(1L, 2L, 3L);
   }
 
   @Test
@@ -210,6 +269,8 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
 
     assertThat(reply.getJsonObject("version").getLong("version")).isEqualTo(4);
     assertThat(reply.getJsonObject("version").getString("manifest_path")).isEqualTo(manifestOf(4).toString());
+    assertThat(reply.getJsonObject("version").getString("e_tag"))
+        .startsWith(CreateTableVersion.LANDED_ELSEWHERE_ETAG_PREFIX);
     assertThat(lance.readIds(4)).containsExactlyInAnyOrderElementsOf(ids(0, 20));
   }
 
@@ -275,8 +336,21 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
 
   // ---------------------------------------------------------------- helpers
 
+  /** Switches the helpers to ingest$t, declared in a namespace that sets managed_versioning.appends_on_latest. */
+  private void useAppendsOnLatestTable() {
+    post("/v1/namespace/ingest/create",
+        "{\"properties\": {\"managed_versioning.appends_on_latest\": \"true\"}}").ok();
+    JsonObject declared = post("/v1/table/ingest$t/declare", "{}").ok();
+    lance.close();
+    table = Path.of(declared.getString("location"));
+    lance = LanceTables.local(table);
+    tableId = List.of("ingest", "t");
+    assertThat(commit(TransactionFactory.create(LanceProtos.schema(LanceTables.ROW_SCHEMA),
+        LanceProtos.fragments(lance.writeRows(0, 5)))).getLong("version")).isEqualTo(1);
+  }
+
   private JsonObject commit(Transaction txn) {
-    Reply reply = postBytes("/v1/table/ns$t/commit", txn.toByteArray());
+    Reply reply = postBytes("/v1/table/" + String.join("$", tableId) + "/commit", txn.toByteArray());
     return reply.ok();
   }
 
@@ -310,7 +384,7 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new JsonObject().put("id", List.of("ns", "t")).put("version", version)
+    return new JsonObject().put("id", tableId).put("version", version)
         .put("manifest_path", lanceStyle(staged)).put("manifest_size", size).put("naming_scheme", "V2");
   }
 
@@ -323,7 +397,7 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
   }
 
   private List<Long> versions() {
-    return post("/v1/table/ns$t/version/list", "{}").ok().getJsonArray("versions").stream()
+    return post("/v1/table/" + String.join("$", tableId) + "/version/list", "{}").ok().getJsonArray("versions").stream()
         .map(v -> ((JsonObject) v).getLong("version")).toList();
   }
 
