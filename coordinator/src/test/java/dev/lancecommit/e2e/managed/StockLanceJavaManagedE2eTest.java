@@ -190,6 +190,113 @@ class StockLanceJavaManagedE2eTest {
         .noneMatch(name -> name.contains(".manifest-"));
   }
 
+  /**
+   * Lance Java 7.0.0 when the version it staged is taken between its reload and its CreateTableVersion (a
+   * {@link RacingNamespaceProxy} lets another writer commit just then): the
+   * coordinator refuses (409/14), and Lance, asking nothing more of the namespace ({@code commit_transaction} in
+   * rust/lance/src/io/commit.rs of 7.0.0 treats every error of the external store as a conflict, without the outcome
+   * verification 14.x has), backs off, reloads, rebases and stages the next version, which lands.
+   */
+  @Test
+  void aStagedVersionTakenInTheMeantimeIsRefusedAndLanceStagesTheNextOne() {
+    List<String> id = List.of(ns, "raced");
+    assertThat(writeThroughNamespace(id, 0, 10, WriteParams.WriteMode.CREATE)).isEqualTo(1);
+    try (RacingNamespaceProxy proxy = new RacingNamespaceProxy(coordinator.restUrl(),
+            () -> writeThroughNamespace(id, 100, 10, WriteParams.WriteMode.APPEND));
+        RestNamespace racing = rest(proxy.url())) {
+      // opened through the proxy: the Dataset commits through the namespace client it was opened with
+      try (Dataset base = Dataset.open().allocator(allocator).namespaceClient(racing).tableId(id).build();
+          Transaction txn = new Transaction(1, Append.builder().fragments(writeFragments(id, 10, 10)).build());
+          Dataset committed = new CommitBuilder(base).namespaceClient(racing).tableId(id)
+              .namespaceClientManagedVersioning(true).execute(txn)) {
+        assertThat(proxy.created()).containsExactly(2L, 3L);
+        assertThat(proxy.described()).isEmpty();
+        assertThat(committed.version()).isEqualTo(3);
+        assertThat(committed.countRows()).isEqualTo(30);
+      }
+    }
+    try (Dataset ds = openThroughNamespace(id)) {
+      assertThat(ds.version()).isEqualTo(3);
+      assertThat(LanceTables.readColumn(ds, "id")).containsExactlyInAnyOrderElementsOf(
+          concat(ids(0, 20), ids(100, 110)));
+    }
+  }
+
+  /**
+   * On a table with {@code managed_versioning.appends_on_latest=true} the taken Append lands on the latest version
+   * (3), one CreateTableVersion call, no retry. What Lance Java 7.0.0 makes of that answer is why it is opt-in: the
+   * Dataset it returns keeps the manifest it staged ({@code LanceNamespaceExternalManifestStore::put} takes the
+   * answered location, {@code commit_transaction} returns the staged manifest with it): it says version 2, reads
+   * version 1's rows plus its own, and calls its new fragment 1, which in the table is the other writer's. Reopened,
+   * or moved to the latest version, it is right: the answer's e_tag keeps the session cache from serving the staged
+   * manifest as version 3.
+   */
+  @Test
+  void onAnAppendsOnLatestTableATakenAppendLandsOnTheLatestVersionAndLanceKeepsTheManifestItStaged() {
+    String ingest = "ingest_" + UUID.randomUUID().toString().substring(0, 8);
+    namespace.createNamespace(new CreateNamespaceRequest().id(List.of(ingest)).properties(
+        Map.of("managed_versioning", "true", "managed_versioning.appends_on_latest", "true")));
+    List<String> id = List.of(ingest, "events");
+    assertThat(writeThroughNamespace(id, 0, 10, WriteParams.WriteMode.CREATE)).isEqualTo(1);
+    try (RacingNamespaceProxy proxy = new RacingNamespaceProxy(coordinator.restUrl(),
+            () -> writeThroughNamespace(id, 100, 10, WriteParams.WriteMode.APPEND));
+        RestNamespace racing = rest(proxy.url())) {
+      // opened through the proxy: the Dataset commits through the namespace client it was opened with
+      try (Dataset base = Dataset.open().allocator(allocator).namespaceClient(racing).tableId(id).build();
+          Transaction txn = new Transaction(1, Append.builder().fragments(writeFragments(id, 10, 10)).build());
+          Dataset committed = new CommitBuilder(base).namespaceClient(racing).tableId(id)
+              .namespaceClientManagedVersioning(true).execute(txn)) {
+        assertThat(proxy.created()).containsExactly(2L);
+        assertThat(committed.version()).as("the staged number").isEqualTo(2);
+        assertThat(committed.latestVersion()).isEqualTo(3);
+        assertThat(LanceTables.readColumn(committed, "id")).as("version 1 plus its own rows, not version 3")
+            .containsExactlyInAnyOrderElementsOf(ids(0, 20));
+        assertThat(committed.getFragments()).extracting(org.lance.Fragment::getId).containsExactly(0, 1);
+        try (Dataset atThree = openThroughNamespace(id)) {
+          assertThat(atThree.version()).isEqualTo(3);
+          assertThat(LanceTables.readColumn(atThree, "id")).containsExactlyInAnyOrderElementsOf(
+              concat(ids(0, 20), ids(100, 110)));
+          // the fragment the returned Dataset calls its own (1) holds the other writer's rows in the table
+          assertThat(readFragment(atThree, 1)).containsExactlyInAnyOrderElementsOf(ids(100, 110));
+        }
+        committed.checkoutLatest();
+        assertThat(committed.version()).isEqualTo(3);
+        assertThat(committed.countRows()).isEqualTo(30);
+      }
+    }
+  }
+
+  /** A REST namespace client of its own at {@code url} (closed by the caller). */
+  private RestNamespace rest(String url) {
+    RestNamespace client = new RestNamespace();
+    client.initialize(Map.of("uri", url), allocator);
+    return client;
+  }
+
+  private static List<Object> readFragment(Dataset ds, int fragmentId) {
+    List<Object> ids = new ArrayList<>();
+    try (org.lance.ipc.LanceScanner scanner = ds.getFragment(fragmentId).newScan(
+            new org.lance.ipc.ScanOptions.Builder().columns(List.of("id")).build());
+        ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        org.apache.arrow.vector.BigIntVector column =
+            (org.apache.arrow.vector.BigIntVector) reader.getVectorSchemaRoot().getVector("id");
+        for (int i = 0; i < column.getValueCount(); i++) {
+          ids.add(column.get(i));
+        }
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    return ids;
+  }
+
+  private static List<Object> concat(List<Object> a, List<Object> b) {
+    List<Object> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
   private long commitManaged(Dataset base, List<String> id, long readVersion, List<FragmentMetadata> fragments) {
     try (Transaction txn = new Transaction(readVersion, Append.builder().fragments(fragments).build());
         Dataset committed = new CommitBuilder(base).namespaceClient(namespace).tableId(id)

@@ -52,4 +52,63 @@ class StockPythonClientE2eTest {
       assertThat(coordinator.objectsUnder(coordinator.keyOf(location) + "/")).isEmpty();
     }
   }
+
+  /**
+   * pylance 14.0.2 when the version it staged is taken before its CreateTableVersion arrives
+   * ({@code src/test/resources/python/stock_client_races.py}). By default the coordinator refuses it: pylance asks
+   * DescribeTableVersion about the staged version twice ({@code lose_or_retain} in
+   * rust/lance-table/src/io/commit/external_manifest.rs, then {@code verify_commit_outcome} in
+   * rust/lance/src/io/commit.rs), sees another writer's commit, backs off, rebases and stages the next version, which
+   * lands. With {@code managed_versioning.appends_on_latest=true} the Append lands on the latest version in one
+   * request, and pylance returns a Dataset built from the manifest it staged: version 2, version 1's rows plus its
+   * own, its fragment called 1, which in the table is the other writer's. Moved to the latest version it is right.
+   */
+  @Test
+  void pylanceRetriesATakenStagedVersionOrKeepsItsStagedManifestWhenAnsweredALaterOne(E2eServices services)
+      throws Exception {
+    PythonClients python = PythonClients.require();
+    try (ManagedCoordinator coordinator = ManagedCoordinator.start(S3, "none")) {
+      String prefix = "race_" + UUID.randomUUID().toString().substring(0, 8);
+      PythonClients.Result run = python.runScript("stock_client_races.py", List.of(coordinator.restUrl(), prefix),
+          10);
+      assertThat(run.exitCode()).as("stock_client_races.py output:\n%s", run.output()).isZero();
+      JsonNode result = new ObjectMapper().readTree(run.resultJson());
+      List<Long> all = ids(0, 20, 100, 110);
+
+      JsonNode strict = result.get("strict");
+      assertThat(longs(strict.get("created"))).containsExactly(2L, 3L);
+      assertThat(longs(strict.get("described"))).containsExactly(2L, 2L);
+      assertThat(strict.get("returned_version").asLong()).isEqualTo(3);
+      assertThat(longs(strict.get("returned_ids"))).isEqualTo(all);
+      assertThat(longs(strict.get("reopened_ids"))).isEqualTo(all);
+
+      JsonNode ingest = result.get("ingest");
+      assertThat(longs(ingest.get("created"))).containsExactly(2L);
+      assertThat(ingest.get("returned_version").asLong()).as("the staged number").isEqualTo(2);
+      assertThat(ingest.get("returned_latest_version").asLong()).isEqualTo(3);
+      assertThat(longs(ingest.get("returned_ids"))).isEqualTo(ids(0, 20));
+      assertThat(longs(ingest.get("returned_fragment_ids"))).containsExactly(0L, 1L);
+      assertThat(ingest.get("reopened_version").asLong()).isEqualTo(3);
+      assertThat(longs(ingest.get("reopened_ids"))).isEqualTo(all);
+      assertThat(longs(ingest.get("reopened_fragment_ids").get("1"))).isEqualTo(ids(100, 110));
+      assertThat(longs(ingest.get("returned_checked_out_latest_ids"))).isEqualTo(all);
+    }
+  }
+
+  private static List<Long> longs(JsonNode array) {
+    List<Long> values = new java.util.ArrayList<>();
+    array.forEach(v -> values.add(v.asLong()));
+    return values;
+  }
+
+  /** The ids in [from, to) of each pair of bounds, ascending. */
+  private static List<Long> ids(long... bounds) {
+    List<Long> ids = new java.util.ArrayList<>();
+    for (int i = 0; i < bounds.length; i += 2) {
+      for (long id = bounds[i]; id < bounds[i + 1]; id++) {
+        ids.add(id);
+      }
+    }
+    return ids;
+  }
 }

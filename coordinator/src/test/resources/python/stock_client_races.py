@@ -1,0 +1,115 @@
+"""What stock pylance does when the version it staged is taken before its CreateTableVersion reaches the coordinator.
+
+Usage: python stock_client_races.py REST_URL NAMESPACE_PREFIX
+
+Writer A commits through a namespace client that lets writer B append first, between A's reload and A's
+CreateTableVersion request (a pure-Python LanceNamespace delegating to pylance's RestNamespace, which pylance calls
+back for every namespace operation). Two tables:
+
+- NAMESPACE_PREFIX_strict (managed_versioning=true): the coordinator refuses A's staged version; pylance asks
+  DescribeTableVersion about it (twice: lose_or_retain, then verify_commit_outcome), sees another writer's commit
+  there, backs off, reloads, rebases and stages the next version, which lands.
+- NAMESPACE_PREFIX_ingest (also managed_versioning.appends_on_latest=true): the coordinator lands A's Append on the
+  latest version in one request. pylance takes the answered location and keeps the manifest it staged.
+
+Prints "RESULT " and a JSON summary of what each writer saw; the calling test checks it.
+"""
+
+import json
+import sys
+
+import lance
+import pyarrow as pa
+from lance.namespace import CreateNamespaceRequest, RestNamespace
+from lance_namespace import LanceNamespace
+
+
+class Racing(LanceNamespace):
+    """Delegates to `inner`; records the versions asked of Create/DescribeTableVersion; runs `race` once first."""
+
+    def __init__(self, inner, race):
+        self.inner = inner
+        self.race = race
+        self.created = []
+        self.described = []
+
+    def namespace_id(self):
+        return "racing:" + self.inner.namespace_id()
+
+    def create_table_version(self, request):
+        self.created.append(request["version"])
+        race, self.race = self.race, None
+        if race is not None:
+            race()
+        return self.inner.create_table_version(request)
+
+    def describe_table_version(self, request):
+        self.described.append(request["version"])
+        return self.inner.describe_table_version(request)
+
+
+def _delegate(name):
+    def method(self, *args, **kwargs):
+        return getattr(self.inner, name)(*args, **kwargs)
+
+    return method
+
+
+for _name in dir(LanceNamespace):
+    if (not _name.startswith("_") and _name not in Racing.__dict__
+            and callable(getattr(LanceNamespace, _name))):
+        setattr(Racing, _name, _delegate(_name))
+
+
+def rows(first, count):
+    ids = list(range(first, first + count))
+    return pa.table({"id": pa.array(ids, pa.int64()), "value": pa.array([f"v{i}" for i in ids], pa.string())})
+
+
+def ids_of(ds):
+    return sorted(ds.to_table(columns=["id"]).column("id").to_pylist())
+
+
+def race(url, namespace, properties):
+    plain = RestNamespace(uri=url)
+    plain.create_namespace(CreateNamespaceRequest(id=[namespace], properties=properties))
+    table_id = [namespace, "events"]
+    lance.write_dataset(rows(0, 10), namespace_client=plain, table_id=table_id, mode="create")
+
+    def other_writer_appends():
+        lance.write_dataset(rows(100, 10), namespace_client=plain, table_id=table_id, mode="append")
+
+    racing = Racing(RestNamespace(uri=url), other_writer_appends)
+    returned = lance.write_dataset(rows(10, 10), namespace_client=racing, table_id=table_id, mode="append")
+    seen = {
+        "created": racing.created,
+        "described": racing.described,
+        "returned_version": returned.version,
+        "returned_latest_version": returned.latest_version,
+        "returned_ids": ids_of(returned),
+        "returned_fragment_ids": sorted(f.fragment_id for f in returned.get_fragments()),
+    }
+    reopened = lance.dataset(namespace_client=plain, table_id=table_id)
+    seen["reopened_version"] = reopened.version
+    seen["reopened_ids"] = ids_of(reopened)
+    seen["reopened_fragment_ids"] = {
+        str(f.fragment_id): sorted(f.to_table(columns=["id"]).column("id").to_pylist())
+        for f in reopened.get_fragments()
+    }
+    latest = returned.checkout_version(returned.latest_version)
+    seen["returned_checked_out_latest_ids"] = ids_of(latest)
+    return seen
+
+
+def main(url, prefix):
+    summary = {
+        "pylance": lance.__version__,
+        "strict": race(url, prefix + "_strict", {"managed_versioning": "true"}),
+        "ingest": race(url, prefix + "_ingest",
+                       {"managed_versioning": "true", "managed_versioning.appends_on_latest": "true"}),
+    }
+    print("RESULT " + json.dumps(summary), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
