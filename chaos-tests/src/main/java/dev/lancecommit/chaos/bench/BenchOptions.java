@@ -7,29 +7,58 @@ import dev.lancecommit.config.ConfigCommandLine;
 import dev.lancecommit.config.ConfigKey;
 import dev.lancecommit.config.ConfigKeys;
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 
-/** Command-line options of {@link CommitBenchmark}, each a configuration key given as {@code --<key> VALUE}. */
-record BenchOptions(int writers, int seconds, int rowsPerCommit, String store, String warehouse, String kafka,
-    String mode) {
+/**
+ * Command-line options of {@link CommitBenchmark}, each a configuration key given as {@code --<key> VALUE}: which
+ * cells of the matrix to run (workloads x stores x writers), for how long, and where the results go.
+ */
+record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores, List<Integer> writers, int seconds,
+    int rowsPerCommit, int tables, int writersPerTable, int keysPerWriter, String kafka, Path out,
+    Optional<Path> python, Optional<Path> chartFrom) {
 
   private static final ConfigKeys KEYS = new ConfigKeys();
-  static final ConfigKey<Integer> WRITERS = KEYS.integer("writers", 16, atLeast(1), "Concurrent writer threads.");
-  static final ConfigKey<Integer> SECONDS = KEYS.integer("seconds", 30, atLeast(1), "Duration of each run.");
-  static final ConfigKey<Integer> ROWS_PER_COMMIT = KEYS.integer("rows-per-commit", 100, atLeast(1),
-      "Rows in the data file of each commit.");
-  static final ConfigKey<String> STORE = KEYS.string("store", "local", ConfigKeys.oneOf("local", "s3proxy"),
-      "Where both tables live (s3proxy starts one in-process).");
-  static final ConfigKey<String> WAREHOUSE = KEYS.string("warehouse", "",
-      "Coordinator warehouse; empty: a temp dir, or s3://<bucket>/bench-coordinator.");
+  static final ConfigKey<String> WORKLOADS = KEYS.string("workloads", "appends,upserts,pylance,tables",
+      list(Workload.Kind::parse), "Workloads to run, comma-separated: appends (N writers append: CommitTable vs "
+          + "Lance's CommitBuilder), upserts (N writers upsert disjoint keys: an Update with affected_rows to "
+          + "CommitTable vs Lance's merge_insert), pylance (N stock pylance writers commit appends through the "
+          + "namespace, with and without managed_versioning.appends_on_latest, vs the same writers on the path), "
+          + "tables (--tables tables x --writers-per-table writers append; --writers is ignored).");
+  static final ConfigKey<String> STORES = KEYS.string("stores", "local,s3proxy,s3proxy-20ms",
+      list(BenchStore.Kind::parse), "Stores, comma-separated: local (a temp dir), s3proxy (in-process), "
+          + "s3proxy-20ms (that s3proxy behind a proxy adding 20 ms to every request, for both systems).");
+  static final ConfigKey<String> WRITERS = KEYS.string("writers", "1,4,16,64", list(BenchOptions::positive),
+      "Writer counts on one table, comma-separated.");
+  static final ConfigKey<Integer> SECONDS = KEYS.integer("seconds", 8, atLeast(1),
+      "Measuring window of each run, in seconds.");
+  static final ConfigKey<Integer> ROWS_PER_COMMIT = KEYS.integer("rows-per-commit", 10, atLeast(1),
+      "Rows in each appended data file.");
+  static final ConfigKey<Integer> TABLES = KEYS.integer("tables", 64, atLeast(1), "Tables of the tables workload.");
+  static final ConfigKey<Integer> WRITERS_PER_TABLE = KEYS.integer("writers-per-table", 4, atLeast(1),
+      "Writers per table of the tables workload.");
+  static final ConfigKey<Integer> KEYS_PER_WRITER = KEYS.integer("keys-per-writer", 20, atLeast(1),
+      "Keys each upsert writer owns.");
   static final ConfigKey<String> KAFKA = KEYS.string("kafka", "embedded", null,
-      "Coordinator events: embedded, none, or host:port.");
-  static final ConfigKey<String> MODE = KEYS.string("mode", "both", ConfigKeys.oneOf("both", "coordinator", "lance"),
-      "Which runs: both, through the coordinator only, or through Lance's own commit loop only.");
+      "Coordinator events: embedded (one broker for the whole matrix), none, or host:port.");
+  static final ConfigKey<String> OUT = KEYS.string("out", "target/bench-results", null,
+      "Directory for results.csv (appended run by run), results.md and chart-<workload>.png.");
+  static final ConfigKey<String> PYTHON = KEYS.string("python", "", null,
+      "The python of a venv with pylance 14.0.2 and lance-namespace 0.13.0; empty: $LCC_PYTHON_VENV/bin/python, "
+          + "else coordinator/target/python-venv/bin/python (the pylance workload is skipped when none exists).");
+  static final ConfigKey<String> CHART_FROM = KEYS.string("chart-from", "", null,
+      "Only redraw results.md and the charts into --out from this earlier results.csv.");
 
-  static final String DESCRIPTION = "N concurrent writers append to one table for a fixed time, through the "
-      + "coordinator (HTTP CommitTable) and directly through Lance's own commit loop (CommitBuilder), on the same "
-      + "kind of store.";
+  static final String DESCRIPTION = "The benchmark matrix: each cell is a workload on a store with N writers on one "
+      + "table, run through the coordinator and through stock Lance's own commit loop in the same process, each run "
+      + "checked afterwards with Lance (latest version = 1 + acknowledged commits, rows = acknowledged rows).";
 
   /** The options {@code args} ask for, or null when they ask for help (printed to {@code out}). */
   static BenchOptions parse(String[] args, PrintStream out) {
@@ -38,17 +67,66 @@ record BenchOptions(int writers, int seconds, int rowsPerCommit, String store, S
       return null;
     }
     Config values = KEYS.parse(commandLine.values());
-    String warehouse = values.get(WAREHOUSE);
-    return new BenchOptions(values.get(WRITERS), values.get(SECONDS), values.get(ROWS_PER_COMMIT),
-        values.get(STORE).trim().toLowerCase(Locale.ROOT), warehouse.isBlank() ? null : warehouse,
-        values.get(KAFKA), values.get(MODE).trim().toLowerCase(Locale.ROOT));
+    return new BenchOptions(parseList(values.get(WORKLOADS), Workload.Kind::parse),
+        parseList(values.get(STORES), BenchStore.Kind::parse), parseList(values.get(WRITERS), BenchOptions::positive),
+        values.get(SECONDS), values.get(ROWS_PER_COMMIT), values.get(TABLES), values.get(WRITERS_PER_TABLE),
+        values.get(KEYS_PER_WRITER), values.get(KAFKA).trim(), Path.of(values.get(OUT)),
+        path(values.get(PYTHON)), path(values.get(CHART_FROM)));
   }
 
-  boolean runCoordinator() {
-    return !mode.equals("lance");
+  /** The command line that repeats these options (for the report). */
+  String commandLine() {
+    return String.join(" ", "--workloads", join(workloads.stream().map(Workload.Kind::cliName).toList()),
+        "--stores", join(stores.stream().map(BenchStore.Kind::cliName).toList()),
+        "--writers", join(writers.stream().map(String::valueOf).toList()),
+        "--seconds", String.valueOf(seconds), "--rows-per-commit", String.valueOf(rowsPerCommit),
+        "--tables", String.valueOf(tables), "--writers-per-table", String.valueOf(writersPerTable),
+        "--keys-per-writer", String.valueOf(keysPerWriter), "--kafka", kafka);
   }
 
-  boolean runLance() {
-    return !mode.equals("coordinator");
+  static String lower(String value) {
+    return value.trim().toLowerCase(Locale.ROOT);
+  }
+
+  private static Optional<Path> path(String value) {
+    return value.isBlank() ? Optional.empty() : Optional.of(Path.of(value.trim()));
+  }
+
+  private static String join(List<String> values) {
+    return String.join(",", values);
+  }
+
+  private static <T> List<T> parseList(String value, Function<String, T> parser) {
+    List<T> items = new ArrayList<>();
+    for (String part : Arrays.stream(value.split(",")).map(String::trim).filter(p -> !p.isEmpty()).toList()) {
+      items.add(parser.apply(part));
+    }
+    if (items.isEmpty()) {
+      throw new IllegalArgumentException("an empty list: '" + value + "'");
+    }
+    return List.copyOf(items);
+  }
+
+  /** A comma-separated list whose every item {@code parser} accepts. */
+  private static ConfigDef.Validator list(Function<String, ?> parser) {
+    return (name, value) -> {
+      try {
+        parseList((String) value, parser);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    };
+  }
+
+  private static int positive(String value) {
+    try {
+      int n = Integer.parseInt(value.trim());
+      if (n > 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("not a positive whole number: '" + value + "'");
   }
 }

@@ -17,6 +17,10 @@ final class RunResult {
   private int failed;
   private int retries = -1;
   private String verification = "not checked";
+  private boolean verified;
+  private long groupSizeSum;
+  private int groupSizeCount;
+  private int groupSizeMax;
 
   RunResult(String name) {
     this.name = name;
@@ -56,6 +60,50 @@ final class RunResult {
     verification = text;
   }
 
+  /** The check after the run: {@code ok} when the table holds exactly what was acknowledged. */
+  synchronized void verification(boolean ok, String text) {
+    verified = ok;
+    verification = (ok ? "ok" : "MISMATCH") + ": " + text;
+  }
+
+  synchronized boolean verified() {
+    return verified;
+  }
+
+  /** The {@code group_size} a commit answer carried (group commit); answers without it are not counted. */
+  synchronized void groupSize(int size) {
+    groupSizeSum += size;
+    groupSizeCount++;
+    groupSizeMax = Math.max(groupSizeMax, size);
+  }
+
+  /** Mean group size over the answers that carried one, or NaN when none did. */
+  synchronized double groupSizeMean() {
+    return groupSizeCount == 0 ? Double.NaN : (double) groupSizeSum / groupSizeCount;
+  }
+
+  synchronized int groupSizeMax() {
+    return groupSizeMax;
+  }
+
+  /** Merges another run's measurements into this one (the writers of several processes). */
+  synchronized void addLatencies(List<Long> nanos, int inWindowCount, long rows) {
+    latenciesNanos.addAll(nanos);
+    inWindow += inWindowCount;
+    rowsCommitted += rows;
+  }
+
+  synchronized void failures(Map<String, Integer> kinds) {
+    kinds.forEach((kind, count) -> {
+      failed += count;
+      failureKinds.merge(kind.length() > 160 ? kind.substring(0, 160) : kind, count, Integer::sum);
+    });
+  }
+
+  synchronized void retries(int count) {
+    retries = Math.max(retries, 0) + count;
+  }
+
   String name() {
     return name;
   }
@@ -74,6 +122,11 @@ final class RunResult {
 
   synchronized String retriesText() {
     return retries < 0 ? "n/a (inside Lance)" : Integer.toString(retries);
+  }
+
+  /** Retries counted, or -1 when they happen inside Lance where they cannot be counted. */
+  synchronized int retryCount() {
+    return retries;
   }
 
   /** Commits finished inside the window, per second of window. */

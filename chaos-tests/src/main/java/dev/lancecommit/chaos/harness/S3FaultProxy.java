@@ -40,6 +40,7 @@ public final class S3FaultProxy implements AutoCloseable {
   private final ExecutorService threads;
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
   private volatile S3Faults faults = S3Faults.NONE;
+  private volatile long fixedLatencyMillis;
   private volatile boolean closed;
   private ServerSocket server;
 
@@ -79,6 +80,14 @@ public final class S3FaultProxy implements AutoCloseable {
 
   public S3Faults faults() {
     return faults;
+  }
+
+  /** Holds every request this long before forwarding it (a store farther away than loopback); 0 turns it off. */
+  public void setFixedLatency(long millis) {
+    if (millis < 0) {
+      throw new IllegalArgumentException("latency must not be negative");
+    }
+    fixedLatencyMillis = millis;
   }
 
   private void acceptLoop() {
@@ -135,6 +144,9 @@ public final class S3FaultProxy implements AutoCloseable {
     if (decision.delayMillis > 0) {
       log.count(decision.stall ? FaultLog.S3_STALL : FaultLog.S3_LATENCY);
       sleep(decision.delayMillis);
+    }
+    if (fixedLatencyMillis > 0) {
+      sleep(fixedLatencyMillis);
     }
     HttpWire.Response response = upstream.exchange(request);
     if (decision.dropAfterWrite && response.status() >= 200 && response.status() < 300) {

@@ -1,0 +1,190 @@
+package dev.lancecommit.chaos.bench;
+
+import dev.lancecommit.e2e.CommitApi;
+import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.client.lance.LanceProtos;
+import dev.lancecommit.testing.lance.LanceTables;
+import dev.lancecommit.client.lance.TransactionFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.lance.CommitBuilder;
+import org.lance.Dataset;
+import org.lance.FragmentMetadata;
+import org.lance.operation.Append;
+
+/**
+ * Writers append to their table ({@code writersPerTable} per table): through the coordinator, the Append
+ * transaction sent to CommitTable (raw protobuf) from the version the writer last saw, again on a new read version
+ * after 409/14 or 429; directly, Lance's own commit loop ({@code CommitBuilder}: listing, conflict check, rebase,
+ * backoff, retries). Each writer writes its data file with Lance before its clock starts; only the commit is timed.
+ * Afterwards every table must be at version 1 + its acknowledged commits, with exactly the acknowledged rows.
+ */
+final class AppendWorkload implements Workload {
+  static final String COORDINATOR = "coordinator";
+  static final String LANCE = "lance";
+  private static final int MAX_ATTEMPTS_PER_COMMIT = 200;
+
+  @Override
+  public List<String> systems() {
+    return List.of(COORDINATOR, LANCE);
+  }
+
+  @Override
+  public RunResult run(String system, Cell cell) throws Exception {
+    return system.equals(COORDINATOR) ? throughCoordinator(cell) : throughLance(cell);
+  }
+
+  private RunResult throughCoordinator(Cell cell) throws Exception {
+    int rows = cell.options().rowsPerCommit();
+    try (BenchCoordinator coordinator = BenchCoordinator.start(cell)) {
+      CommitApi api = coordinator.api();
+      String namespace = "bench";
+      coordinator.createNamespace(namespace, "{}");
+      List<List<String>> ids = new ArrayList<>();
+      List<LanceTables> tables = new ArrayList<>();
+      try {
+        for (int t = 0; t < cell.tables(); t++) {
+          List<String> id = List.of(namespace, "t" + t);
+          ids.add(id);
+          LanceTables lance = LanceTables.at(coordinator.declare(id), cell.store().lanceOptions());
+          tables.add(lance);
+          CommitApi.Response created = api.commit(id, TransactionFactory.create(
+              LanceProtos.schema(LanceTables.ROW_SCHEMA), LanceProtos.fragments(lance.writeRows(0, rows))));
+          if (created.status() != 200) {
+            throw new IllegalStateException("could not create " + id + ": " + created);
+          }
+        }
+        RunResult result = new RunResult(COORDINATOR);
+        result.countsRetries();
+        AtomicLong nextId = new AtomicLong(rows);
+        AtomicLongArray committedPerTable = new AtomicLongArray(cell.tables());
+        WriterPool.run(result, cell.writers(), cell.options().seconds(), (writer, deadline) -> {
+          int table = writer / cell.writersPerTable();
+          List<String> id = ids.get(table);
+          LanceTables lance = tables.get(table);
+          long seen = 1;
+          while (System.nanoTime() < deadline) {
+            Transaction txn = TransactionFactory.append(seen,
+                LanceProtos.fragments(lance.writeRows(nextId.getAndAdd(rows), rows)));
+            if (System.nanoTime() >= deadline) {
+              break;
+            }
+            long start = System.nanoTime();
+            try {
+              seen = commit(api, id, txn, result, start, deadline, rows);
+              committedPerTable.incrementAndGet(table);
+            } catch (RuntimeException e) {
+              result.failed(e);
+              seen = api.latestVersion(id);
+            }
+          }
+        });
+        verify(result, tables, committedPerTable, rows, t -> api.latestVersion(ids.get(t)));
+        return result;
+      } finally {
+        tables.forEach(LanceTables::close);
+      }
+    }
+  }
+
+  /** Commits {@code txn}, rebased on the latest version after each 409/14 or 429; returns the committed version. */
+  static long commit(CommitApi api, List<String> id, Transaction txn, RunResult result, long start, long deadline,
+      int rows) {
+    Transaction attempt = txn;
+    for (int i = 1; i <= MAX_ATTEMPTS_PER_COMMIT; i++) {
+      CommitApi.Response r = api.commit(id, attempt);
+      if (r.status() == 200) {
+        long end = System.nanoTime();
+        result.committed(end - start, rows, end <= deadline);
+        if (r.body().has("group_size")) {
+          result.groupSize(r.body().get("group_size").asInt());
+        }
+        return r.version();
+      }
+      if (!(r.status() == 409 && r.code() == 14) && r.status() != 429) {
+        throw new IllegalStateException("commit refused: " + r);
+      }
+      result.retried();
+      attempt = TransactionFactory.rebased(txn, api.latestVersion(id));
+    }
+    throw new IllegalStateException("no commit after " + MAX_ATTEMPTS_PER_COMMIT + " attempts");
+  }
+
+  private RunResult throughLance(Cell cell) throws Exception {
+    int rows = cell.options().rowsPerCommit();
+    List<LanceTables> tables = new ArrayList<>();
+    try {
+      for (int t = 0; t < cell.tables(); t++) {
+        LanceTables lance = LanceTables.at(cell.store().uri(cell.name() + "/lance/t" + t + ".lance"),
+            cell.store().lanceOptions());
+        tables.add(lance);
+        lance.createWithLance(0, rows);
+      }
+      RunResult result = new RunResult(LANCE);
+      AtomicLong nextId = new AtomicLong(rows);
+      AtomicLongArray committedPerTable = new AtomicLongArray(cell.tables());
+      WriterPool.run(result, cell.writers(), cell.options().seconds(), (writer, deadline) -> {
+        int table = writer / cell.writersPerTable();
+        LanceTables lance = tables.get(table);
+        Dataset ds = lance.open();
+        try {
+          while (System.nanoTime() < deadline) {
+            List<FragmentMetadata> fragments = lance.writeRows(nextId.getAndAdd(rows), rows);
+            if (System.nanoTime() >= deadline) {
+              break;
+            }
+            long start = System.nanoTime();
+            try (org.lance.Transaction txn =
+                     new org.lance.Transaction(ds.version(), Append.builder().fragments(fragments).build())) {
+              Dataset next = new CommitBuilder(ds).execute(txn);
+              long end = System.nanoTime();
+              result.committed(end - start, rows, end <= deadline);
+              committedPerTable.incrementAndGet(table);
+              ds.close();
+              ds = next;
+            } catch (RuntimeException e) {
+              result.failed(e);
+              ds.close();
+              ds = lance.open();
+            }
+          }
+        } finally {
+          ds.close();
+        }
+      });
+      verify(result, tables, committedPerTable, rows, t -> tables.get(t).latestVersion());
+      return result;
+    } finally {
+      tables.forEach(LanceTables::close);
+    }
+  }
+
+  private interface Latest {
+    long of(int table);
+  }
+
+  /** Every table: latest version = 1 + its acknowledged commits, rows = its first rows + the acknowledged ones. */
+  private static void verify(RunResult result, List<LanceTables> tables, AtomicLongArray committed, int rows,
+      Latest latest) {
+    List<String> mismatches = new ArrayList<>();
+    long versions = 0;
+    long totalRows = 0;
+    for (int t = 0; t < tables.size(); t++) {
+      long version = latest.of(t);
+      long expectedRows = rows * (1 + committed.get(t));
+      long actualRows = tables.get(t).countRows(version);
+      versions += version;
+      totalRows += actualRows;
+      if (version != 1 + committed.get(t) || actualRows != expectedRows) {
+        mismatches.add("t" + t + " at v" + version + " with " + actualRows + " rows (expected v"
+            + (1 + committed.get(t)) + ", " + expectedRows + " rows)");
+      }
+    }
+    String summary = tables.size() == 1 ? "v" + versions + ", " + totalRows + " rows"
+        : tables.size() + " tables, " + versions + " versions, " + totalRows + " rows";
+    result.verification(mismatches.isEmpty(), mismatches.isEmpty() ? summary
+        : String.join("; ", mismatches.subList(0, Math.min(3, mismatches.size()))));
+  }
+}

@@ -1,0 +1,53 @@
+package dev.lancecommit.chaos.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Keeps the benchmark from rotting: a few cells of the matrix for two seconds each, every workload (pylance where its
+ * venv exists) on a local disk and appends behind the 20 ms proxy, both systems. Nothing is timed here; each run must pass its own check (the table holds exactly what was
+ * acknowledged) with no failed commit, and the report (CSV, markdown, chart) must be written and readable back.
+ */
+class CommitBenchmarkSmokeTest {
+  @TempDir Path out;
+
+  @Test
+  void aFewCellsOfTheMatrixRunAndVerify() throws Exception {
+    String workloads = PylanceWorkload.locatePython(Optional.empty()).isPresent()
+        ? "appends,upserts,tables,pylance" : "appends,upserts,tables";
+    List<MatrixReport.Row> rows = new ArrayList<>();
+    rows.addAll(CommitBenchmark.run(options("--workloads", workloads, "--stores", "local")));
+    rows.addAll(CommitBenchmark.run(options("--workloads", "appends", "--stores", "s3proxy-20ms")));
+
+    assertThat(rows).allSatisfy(row -> {
+      assertThat(row.verified()).as("%s", row).isTrue();
+      assertThat(row.failed()).as("%s", row).isZero();
+      assertThat(row.commits()).as("%s", row).isPositive();
+    });
+    assertThat(rows).extracting(MatrixReport.Row::workload).contains("appends", "upserts", "tables");
+    assertThat(rows).extracting(MatrixReport.Row::system).contains(AppendWorkload.COORDINATOR, AppendWorkload.LANCE,
+        UpsertWorkload.LANCE);
+    assertThat(rows).extracting(MatrixReport.Row::store).contains("local", "s3proxy-20ms");
+    assertThat(MatrixReport.readCsv(out.resolve(MatrixReport.CSV)).stream().map(MatrixReport.Row::csv))
+        .containsExactlyElementsOf(rows.stream().map(MatrixReport.Row::csv).toList());
+
+    Path redrawn = out.resolve("redrawn");
+    String markdown = MatrixReport.write(redrawn, MatrixReport.readCsv(out.resolve(MatrixReport.CSV)), "smoke");
+    assertThat(markdown).contains("| appends | local | 2 | coordinator |");
+    assertThat(redrawn.resolve("chart-appends.png")).isNotEmptyFile();
+    assertThat(redrawn.resolve(MatrixReport.MARKDOWN)).isNotEmptyFile();
+  }
+
+  private BenchOptions options(String... selection) {
+    List<String> args = new ArrayList<>(List.of(selection));
+    args.addAll(List.of("--writers", "1,2", "--seconds", "2", "--tables", "2", "--writers-per-table", "2",
+        "--keys-per-writer", "5", "--rows-per-commit", "3", "--kafka", "none", "--out", out.toString()));
+    return BenchOptions.parse(args.toArray(String[]::new), System.out);
+  }
+}
