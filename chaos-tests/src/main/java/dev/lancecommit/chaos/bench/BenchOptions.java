@@ -27,15 +27,15 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
 
   private static final ConfigKeys KEYS = new ConfigKeys();
   static final ConfigKey<String> WORKLOADS = KEYS.string("workloads", "appends,upserts,pylance,tables",
-      list(Workload.Kind::parse), "Workloads to run, comma-separated: appends (N writers append: CommitTable vs "
+      list(Workload.Kind::parse, "appends, upserts, pylance, tables"), "Workloads to run, comma-separated: appends (N writers append: CommitTable vs "
           + "Lance's CommitBuilder), upserts (N writers upsert disjoint keys: an Update with affected_rows to "
           + "CommitTable vs Lance's merge_insert), pylance (N stock pylance writers commit appends through the "
           + "namespace, with and without managed_versioning.appends_on_latest, vs the same writers on the path), "
           + "tables (--tables tables x --writers-per-table writers append; --writers is ignored).");
   static final ConfigKey<String> STORES = KEYS.string("stores", "local,s3proxy,s3proxy-20ms",
-      list(BenchStore.Kind::parse), "Stores, comma-separated: local (a temp dir), s3proxy (in-process), "
+      list(BenchStore.Kind::parse, "local, s3proxy, s3proxy-20ms"), "Stores, comma-separated: local (a temp dir), s3proxy (in-process), "
           + "s3proxy-20ms (that s3proxy behind a proxy adding 20 ms to every request, for both systems).");
-  static final ConfigKey<String> WRITERS = KEYS.string("writers", "1,4,16,64", list(BenchOptions::positive),
+  static final ConfigKey<String> WRITERS = KEYS.string("writers", "1,4,16,64", list(BenchOptions::positive, "positive whole numbers"),
       "Writer counts on one table, comma-separated.");
   static final ConfigKey<Integer> SECONDS = KEYS.integer("seconds", 8, atLeast(1),
       "Measuring window of each run, in seconds.");
@@ -59,6 +59,10 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
   static final String DESCRIPTION = "The benchmark matrix: each cell is a workload on a store with N writers on one "
       + "table, run through the coordinator and through stock Lance's own commit loop in the same process, each run "
       + "checked afterwards with Lance (latest version = 1 + acknowledged commits, rows = acknowledged rows).";
+
+  static ConfigKeys keys() {
+    return KEYS;
+  }
 
   /** The options {@code args} ask for, or null when they ask for help (printed to {@code out}). */
   static BenchOptions parse(String[] args, PrintStream out) {
@@ -107,15 +111,15 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
     return List.copyOf(items);
   }
 
-  /** A comma-separated list whose every item {@code parser} accepts. */
-  private static ConfigDef.Validator list(Function<String, ?> parser) {
-    return (name, value) -> {
+  /** A comma-separated list whose every item {@code parser} accepts; documented as a list of {@code items}. */
+  private static ConfigDef.Validator list(Function<String, ?> parser, String items) {
+    return ConfigDef.LambdaValidator.with((name, value) -> {
       try {
         parseList((String) value, parser);
       } catch (IllegalArgumentException e) {
         throw new ConfigException(name, value, e.getMessage());
       }
-    };
+    }, () -> "a comma-separated list of " + items);
   }
 
   private static int positive(String value) {

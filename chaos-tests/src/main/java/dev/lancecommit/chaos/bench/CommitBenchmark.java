@@ -29,6 +29,11 @@ import java.util.stream.Stream;
 public final class CommitBenchmark {
   private CommitBenchmark() {}
 
+  /** The benchmark's configuration keys (its command line options). */
+  public static dev.lancecommit.config.ConfigKeys keys() {
+    return BenchOptions.keys();
+  }
+
   public static void main(String[] args) throws Exception {
     quietLogging();
     BenchOptions options;

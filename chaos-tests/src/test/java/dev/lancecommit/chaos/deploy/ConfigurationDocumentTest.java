@@ -2,6 +2,7 @@ package dev.lancecommit.chaos.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancecommit.chaos.bench.CommitBenchmark;
 import dev.lancecommit.chaos.harness.ChaosOptions;
 import dev.lancecommit.coordinator.CoordinatorConfig;
 import dev.lancecommit.events.EventPublisherBuilder;
@@ -63,7 +64,14 @@ class ConfigurationDocumentTest {
         `dev.lancecommit.chaos.harness.ChaosHarness` (see README.md), e.g. `--seconds 600 --faults kill,s3,kafka
         --store s3`.
 
-        """ + ChaosOptions.keys().markdown();
+        """ + ChaosOptions.keys().markdown() + """
+
+        ## Benchmark
+
+        `dev.lancecommit.chaos.bench.CommitBenchmark` (see chaos-tests/BENCHMARK.md), e.g. `--workloads upserts
+        --stores s3proxy-20ms --writers 16 --seconds 30`.
+
+        """ + CommitBenchmark.keys().markdown();
   }
 
   @Test
