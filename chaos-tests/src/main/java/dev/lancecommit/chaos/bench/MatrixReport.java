@@ -2,10 +2,12 @@ package dev.lancecommit.chaos.bench;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
+import java.awt.Shape;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.text.DecimalFormat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -16,8 +18,9 @@ import java.util.Set;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
-import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
+import org.jfree.chart.plot.DefaultDrawingSupplier;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
@@ -132,25 +135,32 @@ final class MatrixReport {
     }
     LogAxis writers = new LogAxis("writers on one table");
     writers.setBase(2);
-    writers.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+    writers.setTickUnit(new NumberTickUnit(1));
+    writers.setNumberFormatOverride(new DecimalFormat("0"));
     CombinedDomainXYPlot plot = new CombinedDomainXYPlot(writers);
-    plot.add(subplot(throughput, "commits/s"), 1);
-    plot.add(subplot(p99, "p99 latency (ms)"), 1);
+    plot.add(subplot(throughput, "commits/s", true), 1);
+    plot.add(subplot(p99, "p99 latency (ms)", false), 1);
     JFreeChart chart = new JFreeChart("CommitBenchmark: " + workload, JFreeChart.DEFAULT_TITLE_FONT, plot, true);
     chart.setBackgroundPaint(Color.WHITE);
     ChartUtils.saveChartAsPNG(png.toFile(), chart, 1100, 900);
   }
 
-  private static XYPlot subplot(Map<String, XYSeries> series, String label) {
+  /** One panel; the same color, shape and dash per series in both panels, listed in the legend once. */
+  private static XYPlot subplot(Map<String, XYSeries> series, String label, boolean inLegend) {
     XYSeriesCollection data = new XYSeriesCollection();
     series.values().forEach(data::addSeries);
     LogAxis axis = new LogAxis(label);
     axis.setBase(10);
     axis.setSmallestValue(0.1);
+    axis.setTickUnit(new NumberTickUnit(1));
+    axis.setNumberFormatOverride(new DecimalFormat("0.#"));
     XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+    Shape[] shapes = DefaultDrawingSupplier.createStandardSeriesShapes();
     int i = 0;
     for (String key : series.keySet()) {
       renderer.setSeriesPaint(i, COLORS[i % COLORS.length]);
+      renderer.setSeriesShape(i, shapes[i % shapes.length]);
+      renderer.setSeriesVisibleInLegend(i, inLegend);
       boolean lance = !key.contains("coordinator") && !key.contains("namespace");
       renderer.setSeriesStroke(i, lance
           ? new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f)
