@@ -6,15 +6,24 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Keeps the benchmark from rotting: a few cells of the matrix for two seconds each, every workload (pylance where its
  * venv exists) on a local disk and appends behind the 20 ms proxy, both systems. Nothing is timed here; each run must pass its own check (the table holds exactly what was
- * acknowledged) with no failed commit, and the report (CSV, markdown, chart) must be written and readable back.
+ * acknowledged) with no failed commit through the coordinator, and the report (CSV, markdown, chart) must be written and readable back.
  */
 class CommitBenchmarkSmokeTest {
+  /**
+   * Stock Lance committing straight to the path is the baseline being measured, not the system under test: its own
+   * commit loop can give up under contention (seen once in CI: one of 547 pylance path commits), and the report counts
+   * that as a failed commit. Its table must still verify.
+   */
+  private static final Set<String> STOCK_BASELINES =
+      Set.of(AppendWorkload.LANCE, UpsertWorkload.LANCE, PylanceWorkload.PATH);
+
   @TempDir Path out;
 
   @Test
@@ -27,7 +36,9 @@ class CommitBenchmarkSmokeTest {
 
     assertThat(rows).allSatisfy(row -> {
       assertThat(row.verified()).as("%s", row).isTrue();
-      assertThat(row.failed()).as("%s", row).isZero();
+      if (!STOCK_BASELINES.contains(row.system())) {
+        assertThat(row.failed()).as("%s", row).isZero();
+      }
       assertThat(row.commits()).as("%s", row).isPositive();
     });
     assertThat(rows).extracting(MatrixReport.Row::workload).contains("appends", "upserts", "tables");
