@@ -8,7 +8,10 @@ import java.util.Objects;
  * One committed table version, as published to downstream consumers.
  *
  * <p>The event id is deterministic ({@code tableUuid + ":" + version}) so that a republished event (after a publish
- * failure and a resubmitted commit) is recognised as a duplicate by consumers.
+ * failure and a resubmitted commit) is recognised as a duplicate by consumers. A version of a Lance branch has a
+ * number of its own on that branch: its event names the branch, and versions are counted per {@link #streamKey()}
+ * ({@code tableUuid} for the main branch, {@code tableUuid@branch} for another), so its id is
+ * {@code tableUuid@branch:version}.
  *
  * @param tableId the identifier parts, namespace first, table name last; never empty
  * @param tableUuid the stable uuid the catalog gave the table
@@ -28,6 +31,7 @@ import java.util.Objects;
  * @param governed false for versions written bypassing the coordinator and discovered afterwards
  * @param trace the W3C trace context of the commit (carried as the CloudEvents distributed-tracing extension), may
  *     be {@code null}
+ * @param branch the Lance branch the version was committed on; {@code null} for the main branch
  */
 public record CommitEvent(
     List<String> tableId,
@@ -45,7 +49,8 @@ public record CommitEvent(
     Instant committedAt,
     String actor,
     boolean governed,
-    TraceContext trace) {
+    TraceContext trace,
+    String branch) {
 
   /** The actor recorded when a commit carries no identity. */
   public static final String ANONYMOUS = "anonymous";
@@ -79,16 +84,30 @@ public record CommitEvent(
     requireNonNegative(rowsRemoved, "rowsRemoved");
     Objects.requireNonNull(committedAt, "committedAt");
     requireText(actor, "actor");
+    if (branch != null && (branch.isBlank() || branch.equals(MAIN_BRANCH) || branch.indexOf(':') >= 0)) {
+      throw new IllegalArgumentException("branch must be null (main) or a branch name, got '" + branch + "'");
+    }
   }
+
+  /** Lance's name of the main branch, which events leave out ({@code branch} null). */
+  public static final String MAIN_BRANCH = "main";
 
   /** The trace id of the commit's trace (32 hex digits), or null when the event carries no trace context. */
   public String traceId() {
     return trace == null ? null : trace.traceId();
   }
 
-  /** The deterministic event id, {@code tableUuid + ":" + version}. */
+  /** The deterministic event id, {@code streamKey + ":" + version}. */
   public String id() {
-    return tableUuid + ":" + version;
+    return streamKey() + ":" + version;
+  }
+
+  /**
+   * What versions are numbered within: the table uuid for the main branch, {@code tableUuid@branch} for a branch.
+   * Consumers order and deduplicate per stream.
+   */
+  public String streamKey() {
+    return branch == null ? tableUuid : tableUuid + "@" + branch;
   }
 
   /** All id parts but the last; empty for a table at the root namespace. */
@@ -144,6 +163,7 @@ public record CommitEvent(
     private String actor = ANONYMOUS;
     private boolean governed = true;
     private TraceContext trace;
+    private String branch;
 
     private Builder() {}
 
@@ -164,6 +184,7 @@ public record CommitEvent(
       actor = e.actor;
       governed = e.governed;
       trace = e.trace;
+      branch = e.branch;
     }
 
     public Builder tableId(List<String> value) {
@@ -248,6 +269,12 @@ public record CommitEvent(
       return this;
     }
 
+    /** The branch of the version; null (the default) for the main branch. */
+    public Builder branch(String value) {
+      branch = value;
+      return this;
+    }
+
     /** Builds the event; throws {@link IllegalArgumentException} or {@link NullPointerException} naming a bad field. */
     public CommitEvent build() {
       return new CommitEvent(
@@ -266,7 +293,8 @@ public record CommitEvent(
           committedAt,
           actor,
           governed,
-          trace);
+          trace,
+          branch);
     }
   }
 }

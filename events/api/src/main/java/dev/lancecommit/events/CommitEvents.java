@@ -32,8 +32,10 @@ import java.util.Objects;
  * /lance-commit-coordinator}), subject = table id joined with {@code $}, time = committedAt, datacontenttype {@value
  * #DATA_CONTENT_TYPE}, extensions {@value #EXT_TABLE_ID}, {@value #EXT_NAMESPACE} (omitted for a root-level table),
  * {@value #EXT_ACTOR}, and the CloudEvents distributed-tracing extension ({@code traceparent}, {@code tracestate};
- * omitted when the event has no trace context). The {@code data} object is described
- * by {@code schemas/table-committed-v1.json} on the classpath; it is the authoritative content when reading back.
+ * omitted when the event has no trace context). The {@code data} object is described by
+ * {@code schemas/table-committed-v2.json} on the classpath ({@link #DATA_SCHEMA_RESOURCE}); it is the authoritative
+ * content when reading back. Version 2 only adds {@code branch}, written for versions of a Lance branch and left out
+ * for the main branch, so the events of main-branch versions are also valid version-1 data.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -44,7 +46,7 @@ public final class CommitEvents {
   /** Content type of a structured-mode JSON CloudEvent (the Kafka {@code content-type} header value). */
   public static final String STRUCTURED_CONTENT_TYPE = JsonFormat.CONTENT_TYPE + "; charset=UTF-8";
   /** Classpath resource of the JSON Schema of the {@code data} object. */
-  public static final String DATA_SCHEMA_RESOURCE = "/schemas/table-committed-v1.json";
+  public static final String DATA_SCHEMA_RESOURCE = "/schemas/table-committed-v2.json";
 
   public static final String EXT_TABLE_ID = "tableid";
   public static final String EXT_NAMESPACE = "namespace";
@@ -139,6 +141,9 @@ public final class CommitEvents {
     data.put("committed_at", event.committedAt().toString());
     data.put("actor", event.actor());
     data.put("governed", event.governed());
+    if (event.branch() != null) {
+      data.put("branch", event.branch());
+    }
     return data;
   }
 
@@ -225,6 +230,10 @@ public final class CommitEvents {
     if (!governed.isBoolean()) {
       throw new InvalidCommitEventException("governed must be a boolean");
     }
+    JsonNode branch = data.get("branch");
+    if (branch != null && !branch.isNull() && !branch.isTextual()) {
+      throw new InvalidCommitEventException("branch must be a string");
+    }
     JsonNode txn = required(data, "transaction_uuid");
     if (!txn.isNull() && !txn.isTextual()) {
       throw new InvalidCommitEventException("transaction_uuid must be a string or null");
@@ -245,7 +254,8 @@ public final class CommitEvents {
         committedAt,
         text(data, "actor"),
         governed.booleanValue(),
-        trace);
+        trace,
+        branch == null || branch.isNull() ? null : branch.asText());
   }
 
   private static JsonNode dataNode(CloudEventData data, String eventId) {

@@ -13,7 +13,8 @@ import java.util.List;
 
 /** The published JSON Schema of the commit event data object, loaded from the main classpath. */
 final class CommitEventSchema {
-  private static final JsonSchema SCHEMA = load();
+  private static final JsonSchema SCHEMA = load(CommitEvents.DATA_SCHEMA_RESOURCE);
+  private static final JsonSchema VERSION_1 = load("/schemas/table-committed-v1.json");
 
   private CommitEventSchema() {}
 
@@ -22,10 +23,15 @@ final class CommitEventSchema {
     return SCHEMA.validate(data).stream().map(ValidationMessage::getMessage).sorted().toList();
   }
 
-  private static JsonSchema load() {
-    try (InputStream in = CommitEvents.class.getResourceAsStream(CommitEvents.DATA_SCHEMA_RESOURCE)) {
+  /** Validation errors of {@code data} against version 1 of the schema (what older consumers validate). */
+  static List<String> errorsAgainstVersion1(JsonNode data) {
+    return VERSION_1.validate(data).stream().map(ValidationMessage::getMessage).sorted().toList();
+  }
+
+  private static JsonSchema load(String resource) {
+    try (InputStream in = CommitEvents.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException("missing " + CommitEvents.DATA_SCHEMA_RESOURCE);
+        throw new IllegalStateException("missing " + resource);
       }
       SchemaValidatorsConfig config = SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build();
       return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(in, config);

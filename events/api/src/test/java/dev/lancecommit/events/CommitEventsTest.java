@@ -93,10 +93,35 @@ class CommitEventsTest {
     assertThat(json.get("data").get("transaction_uuid").isNull()).isTrue();
   }
 
+  private final CommitEvent onBranch =
+      SampleEvents.append(List.of("prod", "orders"), "7f1c", 3).branch("feature/x").operation("Clone").build();
+
+  @Test
+  void aVersionOfABranchNamesItAndIsCountedApartFromMain() throws Exception {
+    assertThat(onBranch.id()).isEqualTo("7f1c@feature/x:3");
+    assertThat(onBranch.streamKey()).isEqualTo("7f1c@feature/x");
+    assertThat(nested.id()).isEqualTo("7f1c:42");
+    assertThat(nested.streamKey()).isEqualTo("7f1c");
+    CloudEvent cloud = CommitEvents.defaults().toCloudEvent(onBranch);
+    assertThat(cloud.getId()).isEqualTo("7f1c@feature/x:3");
+    JsonNode data = MAPPER.readTree(CommitEvents.defaults().toStructuredJson(onBranch)).get("data");
+    assertThat(data.get("branch").asText()).isEqualTo("feature/x");
+    assertThat(CommitEventSchema.errors(data)).isEmpty();
+    assertThat(CommitEvents.fromCloudEvent(cloud)).isEqualTo(onBranch);
+    // main's events leave the field out: still valid version-1 data
+    JsonNode mainData = MAPPER.readTree(CommitEvents.defaults().toStructuredJson(nested)).get("data");
+    assertThat(mainData.has("branch")).isFalse();
+    assertThat(CommitEventSchema.errorsAgainstVersion1(mainData)).isEmpty();
+    assertThat(CommitEventSchema.errors(mutated(d -> d.put("branch", "main")))).isNotEmpty();
+    assertThat(CommitEventSchema.errors(mutated(d -> d.put("branch", 7)))).isNotEmpty();
+    assertThatThrownBy(() -> SampleEvents.append(List.of("t"), "u", 1).branch("main").build())
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
   @Test
   void roundTripsThroughStructuredJson() {
     CommitEvents events = CommitEvents.defaults();
-    for (CommitEvent event : List.of(nested, root)) {
+    for (CommitEvent event : List.of(nested, root, onBranch)) {
       assertThat(CommitEvents.fromStructuredJson(events.toStructuredJson(event))).isEqualTo(event);
       assertThat(CommitEvents.fromCloudEvent(events.toCloudEvent(event))).isEqualTo(event);
     }

@@ -33,6 +33,9 @@ public record AuditEntry(CommitEvent event, Instant recordedAt) {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("table", event.tableKey());
     node.put("table_uuid", event.tableUuid());
+    if (event.branch() != null) {
+      node.put("branch", event.branch());
+    }
     node.put("version", event.version());
     node.put("read_version", event.readVersion());
     node.put("operation", event.operation());

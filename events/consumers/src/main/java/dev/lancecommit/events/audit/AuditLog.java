@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
 /**
  * An append-only, queryable record of every commit: who committed what to which table and when, in a SQLite file.
  *
- * <p>One row per (table uuid, version), enforced by a UNIQUE constraint, so replaying events (duplicates,
+ * <p>One row per (table uuid, version), enforced by a UNIQUE constraint; a version of a Lance branch (numbered apart
+ * from main) is recorded under its stream key {@code table_uuid@branch} in that column and names its branch in the
+ * {@code branch} column (added to files written before branches existed, so their constraint still holds), so replaying events (duplicates,
  * republished events, a consumer restarted from older offsets) changes nothing. Triggers refuse UPDATE and DELETE:
  * rows are only ever added. Times are kept as ISO-8601 text and as epoch nanoseconds for range queries (instants
  * outside 1678..2262 are clamped for the range column only).
@@ -62,6 +64,7 @@ public final class AuditLog implements AutoCloseable {
         recorded_at TEXT NOT NULL,
         trace_parent TEXT,
         trace_state TEXT,
+        branch TEXT,
         UNIQUE (table_uuid, version)
       )""",
       "CREATE INDEX IF NOT EXISTS commits_by_table_time ON commits (table_key, committed_at_nanos)",
@@ -74,7 +77,7 @@ public final class AuditLog implements AutoCloseable {
 
   private static final String COLUMNS = "table_uuid, version, table_key, table_id, location, read_version, operation,"
       + " transaction_uuid, manifest_path, fragments_added, fragments_removed, rows_added, rows_removed, committed_at,"
-      + " committed_at_nanos, actor, governed, trace_id, recorded_at, trace_parent, trace_state";
+      + " committed_at_nanos, actor, governed, trace_id, recorded_at, trace_parent, trace_state, branch";
 
   private final Path file;
   private final Clock clock;
@@ -117,7 +120,10 @@ public final class AuditLog implements AutoCloseable {
     }
   }
 
-  /** Logs written before events carried a W3C trace context had only trace_id: add the two columns. */
+  /**
+   * Logs written before events carried a W3C trace context had only trace_id: add the two columns; and logs written
+   * before branches existed have no branch column.
+   */
   private static void addTraceContextColumns(Statement statement) throws SQLException {
     List<String> columns = new ArrayList<>();
     try (ResultSet info = statement.executeQuery("PRAGMA table_info(commits)")) {
@@ -125,7 +131,7 @@ public final class AuditLog implements AutoCloseable {
         columns.add(info.getString("name"));
       }
     }
-    for (String column : List.of("trace_parent", "trace_state")) {
+    for (String column : List.of("trace_parent", "trace_state", "branch")) {
       if (!columns.contains(column)) {
         statement.execute("ALTER TABLE commits ADD COLUMN " + column + " TEXT");
       }
@@ -144,11 +150,11 @@ public final class AuditLog implements AutoCloseable {
   public synchronized RecordOutcome record(CommitEvent event) {
     Objects.requireNonNull(event, "event");
     ensureOpen();
-    String sql = "INSERT INTO commits (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    String sql = "INSERT INTO commits (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
         + " ON CONFLICT (table_uuid, version) DO NOTHING";
     try (PreparedStatement insert = connection.prepareStatement(sql)) {
       int i = 0;
-      insert.setString(++i, event.tableUuid());
+      insert.setString(++i, event.streamKey());
       insert.setLong(++i, event.version());
       insert.setString(++i, event.tableKey());
       insert.setString(++i, JSON.writeValueAsString(event.tableId()));
@@ -169,6 +175,7 @@ public final class AuditLog implements AutoCloseable {
       insert.setString(++i, clock.instant().toString());
       setNullable(insert, ++i, event.trace() == null ? null : event.trace().traceParent());
       setNullable(insert, ++i, event.trace() == null ? null : event.trace().traceState());
+      setNullable(insert, ++i, event.branch());
       if (insert.executeUpdate() == 1) {
         return RecordOutcome.INSERTED;
       }
@@ -176,7 +183,7 @@ public final class AuditLog implements AutoCloseable {
       throw new AuditStoreException("could not record commit " + event.id() + " in " + file + ": " + e.getMessage(),
           e);
     }
-    AuditEntry existing = find(event.tableUuid(), event.version())
+    AuditEntry existing = find(event.streamKey(), event.version())
         .orElseThrow(() -> new AuditStoreException("commit " + event.id() + " was neither inserted nor found", null));
     if (Objects.equals(existing.event().transactionUuid(), event.transactionUuid())) {
       return RecordOutcome.DUPLICATE;
@@ -187,7 +194,11 @@ public final class AuditLog implements AutoCloseable {
     return RecordOutcome.CONFLICTING_DUPLICATE;
   }
 
-  /** The recorded entry of one version, if any. */
+  /**
+   * The recorded entry of one version, if any.
+   *
+   * @param tableUuid the table uuid, or {@code tableUuid@branch} for a version of a branch
+   */
   public synchronized Optional<AuditEntry> find(String tableUuid, long version) {
     ensureOpen();
     String sql = "SELECT " + COLUMNS + " FROM commits WHERE table_uuid = ? AND version = ?";
@@ -274,9 +285,14 @@ public final class AuditLog implements AutoCloseable {
     } catch (JsonProcessingException e) {
       throw new SQLException("unreadable table_id: " + rows.getString("table_id"), e);
     }
+    String branch = rows.getString("branch");
+    String stream = rows.getString("table_uuid");
+    String tableUuid = branch != null && stream.endsWith("@" + branch)
+        ? stream.substring(0, stream.length() - branch.length() - 1) : stream;
     CommitEvent event = CommitEvent.builder()
         .tableId(tableId)
-        .tableUuid(rows.getString("table_uuid"))
+        .tableUuid(tableUuid)
+        .branch(branch)
         .location(rows.getString("location"))
         .version(rows.getLong("version"))
         .readVersion(rows.getLong("read_version"))

@@ -26,8 +26,10 @@ import org.slf4j.LoggerFactory;
  * are read, {@link #deliver} hands every event that is due to the handler in version order per table, and
  * {@link #committableOffset} tells how far a partition's offset may be committed (not past any event still waiting).
  *
- * <p>Per table: a version at or below the checkpoint is a duplicate; checkpoint+1 is delivered; a higher version
- * waits until the versions before it arrive, or until it has waited the gap timeout, when it is delivered anyway and
+ * <p>Per table (per {@link dev.lancecommit.events.CommitEvent#streamKey() stream}: a Lance branch numbers its versions
+ * apart from main): a version at or below the checkpoint is a duplicate; checkpoint+1 is delivered, and so is the
+ * first version of a stream that a Clone made (a branch or clone starts at its source's version number, not at 1); a
+ * higher version waits until the versions before it arrive, or until it has waited the gap timeout, when it is delivered anyway and
  * the missing versions are recorded as skipped (if one of them arrives later it is dropped as late). A handler or
  * checkpoint failure keeps the event at the head of its table and retries it after a growing backoff.
  *
@@ -36,6 +38,8 @@ import org.slf4j.LoggerFactory;
 final class Sequencer {
   private static final Logger LOG = LoggerFactory.getLogger(Sequencer.class);
   private static final int MAX_SKIPPED_RANGES = 64;
+  /** The Lance operation that creates a table or branch at its source's version number. */
+  private static final String CLONE = "Clone";
 
   enum Offer {
     QUEUED,
@@ -99,7 +103,7 @@ final class Sequencer {
   }
 
   Offer offer(Pending event) {
-    String uuid = event.event().tableUuid();
+    String uuid = event.event().streamKey();
     long version = event.event().version();
     TableQueue table = tables.computeIfAbsent(uuid, TableQueue::new);
     long checkpoint = checkpoint(table);
@@ -156,7 +160,9 @@ final class Sequencer {
         remove(table, event);
         continue;
       }
-      boolean gap = version > checkpoint + 1;
+      // A Clone (a new branch, a cloned table) starts its stream at its source's version number.
+      boolean gap = version > checkpoint + 1
+          && !(checkpoint == 0 && CLONE.equals(event.event().operation()));
       if (gap && now - event.arrivedNanos() < gapTimeoutNanos) {
         break;
       }

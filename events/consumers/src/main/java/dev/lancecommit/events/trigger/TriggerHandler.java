@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
  * Runs maintenance for each delivered commit. Each evaluation looks at the table's latest manifest, so an event of a
  * version at or below one already evaluated is skipped (a lagging consumer does not re-read the same manifest for
  * every old event). Maintenance is best effort: a failure is logged and the next commit of the table evaluates again;
- * it never holds the event stream back.
+ * it never holds the event stream back. Versions of Lance branches are left alone: maintenance runs on the main
+ * branch, which the planner reads.
  */
 public final class TriggerHandler implements CommitHandler {
   private static final Logger LOG = LoggerFactory.getLogger(TriggerHandler.class);
@@ -26,6 +27,9 @@ public final class TriggerHandler implements CommitHandler {
 
   @Override
   public void onCommit(CommitEvent event) {
+    if (event.branch() != null) {
+      return;
+    }
     Long last = evaluated.get(event.tableUuid());
     if (last != null && event.version() <= last) {
       return;

@@ -117,6 +117,35 @@ class AuditLogTest {
   }
 
   @Test
+  void versionsOfABranchAreRecordedApartFromMainsAndFilesFromBeforeBranchesGainTheColumn() throws SQLException {
+    Path db = dir.resolve("old.db");
+    // a file written before branches existed: no branch column
+    try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + db);
+        Statement statement = raw.createStatement()) {
+      statement.execute("""
+          CREATE TABLE commits (table_uuid TEXT NOT NULL, version INTEGER NOT NULL, table_key TEXT NOT NULL,
+            table_id TEXT NOT NULL, location TEXT NOT NULL, read_version INTEGER NOT NULL, operation TEXT NOT NULL,
+            transaction_uuid TEXT, manifest_path TEXT NOT NULL, fragments_added INTEGER NOT NULL,
+            fragments_removed INTEGER NOT NULL, rows_added INTEGER NOT NULL, rows_removed INTEGER NOT NULL,
+            committed_at TEXT NOT NULL, committed_at_nanos INTEGER NOT NULL, actor TEXT NOT NULL,
+            governed INTEGER NOT NULL, trace_id TEXT, recorded_at TEXT NOT NULL, UNIQUE (table_uuid, version))""");
+    }
+    CommitEvent main = TestEvents.event(ORDERS, "o-1", 3);
+    CommitEvent branch = TestEvents.append(ORDERS, "o-1", 3).branch("dev").build();
+    try (AuditLog log = AuditLog.open(db)) {
+      assertThat(log.record(main)).isEqualTo(RecordOutcome.INSERTED);
+      assertThat(log.record(branch)).isEqualTo(RecordOutcome.INSERTED);
+      assertThat(log.record(branch)).isEqualTo(RecordOutcome.DUPLICATE);
+    }
+    try (AuditLog log = AuditLog.open(db)) {
+      assertThat(log.find("o-1", 3).orElseThrow().event()).isEqualTo(main);
+      assertThat(log.find("o-1@dev", 3).orElseThrow().event()).isEqualTo(branch);
+      assertThat(log.find("o-1@dev", 3).orElseThrow().toJson().get("branch").asText()).isEqualTo("dev");
+      assertThat(log.size()).isEqualTo(2);
+    }
+  }
+
+  @Test
   void eventsReadBackEqualWhatWasRecorded() {
     CommitEvent event = TestEvents.append(List.of("a", "b", "c"), "abc", 3).trace(dev.lancecommit.events.TraceContext.of("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "k=v")).build();
     try (AuditLog log = AuditLog.open(dir.resolve("audit.db"))) {

@@ -95,6 +95,25 @@ class SequencerTest {
   }
 
   @Test
+  void aBranchIsAStreamOfItsOwnThatAClonesStarts() {
+    offer(ORDERS, "o", 1);
+    offer(ORDERS, "o", 2);
+    offer(ORDERS, "o", 3);
+    // the branch's first version is the Clone of main's version 2; its versions repeat main's numbers
+    sequencer.offer(new Pending(TestEvents.append(ORDERS, "o", 2).branch("dev").operation("Clone").build(), P0,
+        nextOffset++, now.get()));
+    sequencer.offer(new Pending(TestEvents.append(ORDERS, "o", 3).branch("dev").build(), P0, nextOffset++,
+        now.get()));
+    sequencer.deliver(seen::add);
+    assertThat(seen).extracting(CommitEvent::id)
+        .containsExactlyInAnyOrder("o:1", "o:2", "o:3", "o@dev:2", "o@dev:3");
+    assertThat(store.checkpoints()).containsEntry("o", 3L).containsEntry("o@dev", 3L);
+    assertThat(sequencer.gapsSkipped.get()).isZero();
+    assertThat(sequencer.offer(new Pending(TestEvents.append(ORDERS, "o", 3).branch("dev").build(), P0,
+        nextOffset++, now.get()))).isEqualTo(Sequencer.Offer.DUPLICATE);
+  }
+
+  @Test
   void resumesFromTheStoredCheckpoint() {
     store.advance("o", 5);
     assertThat(offer(ORDERS, "o", 5)).isEqualTo(Sequencer.Offer.DUPLICATE);
