@@ -133,7 +133,7 @@ public final class Coordinator implements AutoCloseable {
         // does not wait for Kafka: the topics are ensured and the progress loaded in the background.
         Publication started = Publication.start(publicationConfig, bootstrap,
             observability.tracedPublisher(kafka, topic),
-            stores::resolve, new CatalogTableSource(catalog));
+            stores::resolve, new CatalogTableSource(catalog, stores::resolve));
         resources.push(started);
         events = started.outbox();
         eventsStatus = () -> started.ready() ? "publishing"

@@ -12,8 +12,8 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
- * Routes each commit to its table's lane, keyed by location and table uuid (a rename keeps the lane; events carry
- * the id the catalog gives with each request). An idle lane is dropped and rebuilt from the store on the next commit.
+ * Routes each commit to its table's lane, keyed by location, table uuid and branch (a rename keeps the lane; events
+ * carry the id the catalog gives with each request). An idle lane is dropped and rebuilt from the store on the next commit.
  */
 public final class LaneCommitService implements CommitService {
   private final Function<String, StorageLocation> stores;
@@ -65,10 +65,11 @@ public final class LaneCommitService implements CommitService {
   private CompletableFuture<CommitResult> submit(TableRef table, CommitRequest request,
       CommitObserver.Observation observation) {
     try {
-      // A dropped table re-declared at the same location is another table (another uuid): another lane.
-      CommitLane lane = lanes.get(table.location() + "#" + table.tableUuid(), key ->
-          new CommitLane(table, TableOperations.of(stores.apply(table.location()), new TableOperations.Options(
-              table.joinedId(), settings.recentTransactions(), settings.ambiguousWriteAttempts(),
+      // A dropped table re-declared at the same location is another table (another uuid): another lane. Each
+      // branch is a dataset of its own (rooted at tree/{branch}) with its own lane; its commits never touch main.
+      CommitLane lane = lanes.get(table.location() + "#" + table.streamKey(), key ->
+          new CommitLane(table, TableOperations.of(stores.apply(table.branchRoot()), new TableOperations.Options(
+              table.displayName(), settings.recentTransactions(), settings.ambiguousWriteAttempts(),
               settings.newTableScheme())), stores, settings, events, executor, clock));
       return lane.submit(table, request, observation);
     } catch (RuntimeException e) {

@@ -60,6 +60,7 @@ public final class VersionEvents {
         .rowsAdded(rowsAdded)
         .rowsRemoved(rowsRemoved)
         .committedAt(committedAt(next.manifest(), fallbackTime))
+        .branch(table.branch())
         .governed(true);
   }
 

@@ -200,12 +200,14 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
   /**
    * The highest version of the table published with every version before it (0 when none is known, and always 0
    * before {@link #begin}).
+   *
+   * @param streamKey the table uuid, or {@code tableUuid@branch} for a branch ({@link TableRef#streamKey()})
    */
-  public long publishedThrough(String tableUuid) {
-    TableQueue queue = tables.get(tableUuid);
+  public long publishedThrough(String streamKey) {
+    TableQueue queue = tables.get(streamKey);
     if (queue == null) {
       PublicationProgress loaded = progress;
-      return loaded == null ? 0 : loaded.recorded(tableUuid).orElse(0);
+      return loaded == null ? 0 : loaded.recorded(streamKey).orElse(0);
     }
     synchronized (queue) {
       return sync(queue) ? queue.published : 0;
@@ -252,7 +254,7 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
   }
 
   private TableQueue queue(TableRef table) {
-    TableQueue queue = tables.computeIfAbsent(table.tableUuid(), uuid -> new TableQueue(table));
+    TableQueue queue = tables.computeIfAbsent(table.streamKey(), key -> new TableQueue(table));
     synchronized (queue) {
       queue.ref = table;
     }
@@ -273,7 +275,7 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
     if (loaded == null) {
       return false;
     }
-    queue.published = Math.max(queue.published, loaded.recorded(queue.ref.tableUuid()).orElse(0));
+    queue.published = Math.max(queue.published, loaded.recorded(queue.ref.streamKey()).orElse(0));
     queue.synced = true;
     return true;
   }
@@ -314,7 +316,7 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
         queue.pending.removeFirst();
         if (first instanceof GoneItem gone) {
           queue.published = gone.last();
-          progress.advance(ref.tableUuid(), ref.id(), gone.last());
+          progress.advance(ref.streamKey(), ref.id(), gone.last());
           continue;
         }
         next = ((EventItem) first).event();
@@ -356,7 +358,7 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
           }
         }
       }
-      progress.advance(event.tableUuid(), event.tableId(), event.version());
+      progress.advance(event.streamKey(), event.tableId(), event.version());
       pump(queue);
       return;
     }
@@ -461,7 +463,7 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
   }
 
   private static TableRef refOf(CommitEvent event) {
-    return new TableRef(event.tableId(), event.location(), event.tableUuid());
+    return new TableRef(event.tableId(), event.location(), event.tableUuid(), event.branch());
   }
 
   private static void sleep(long millis) {

@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Per table uuid, the highest version whose event and every earlier one's have been published: a compacted Kafka
- * topic keyed by table uuid, read to the end at start and written at most once per table per progress interval
+ * topic keyed by table uuid (by {@code tableUuid@branch} for a Lance branch, whose versions are numbered apart;
+ * its record's {@code table_uuid} holds that key), read to the end at start and written at most once per table per progress interval
  * (and once more at shutdown).
  *
  * <p>Progress is written after the events it covers are acknowledged, so after a crash it can only lag: the

@@ -105,21 +105,21 @@ public final class Reconciler implements AutoCloseable {
   }
 
   private void reconcileAfter(TableRef table, Duration after) {
-    if (closed || requested.putIfAbsent(table.tableUuid(), table) != null) {
+    if (closed || requested.putIfAbsent(table.streamKey(), table) != null) {
       return;
     }
     long now = System.nanoTime();
-    long backoff = Math.max(0, failedUntil.getOrDefault(table.tableUuid(), now) - now);
+    long backoff = Math.max(0, failedUntil.getOrDefault(table.streamKey(), now) - now);
     long delay = Math.max(after.toNanos(), backoff);
     try {
       executor.schedule(() -> {
-        TableRef ref = requested.remove(table.tableUuid());
+        TableRef ref = requested.remove(table.streamKey());
         if (ref != null) {
           reconcileQuietly(ref);
         }
       }, delay, TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) {
-      requested.remove(table.tableUuid());
+      requested.remove(table.streamKey());
     }
   }
 
@@ -177,7 +177,7 @@ public final class Reconciler implements AutoCloseable {
   private void reconcileQuietly(TableRef table) {
     try {
       reconcile(table);
-      failedUntil.remove(table.tableUuid());
+      failedUntil.remove(table.streamKey());
     } catch (RuntimeException e) {
       markFailed(table);
       LOG.warn("Could not reconcile the events of table {} ({}): {}", table.joinedId(), table.location(),
@@ -187,7 +187,7 @@ public final class Reconciler implements AutoCloseable {
 
   private void markFailed(TableRef table) {
     long retryIn = Math.min(config.reconcileInterval().toNanos(), Duration.ofSeconds(10).toNanos());
-    failedUntil.put(table.tableUuid(), System.nanoTime() + retryIn);
+    failedUntil.put(table.streamKey(), System.nanoTime() + retryIn);
   }
 
   private void reconcile(TableRef table) {
@@ -195,7 +195,7 @@ public final class Reconciler implements AutoCloseable {
       return; // what was published before is not known yet; the first pass once it is covers every table
     }
     EventOutbox.View view = outbox.view(table);
-    TableOperations storage = TableOperations.of(stores.apply(table.location()));
+    TableOperations storage = TableOperations.of(stores.apply(table.branchRoot()));
     TableVersions listing = storage.versions();
     listing.scheme(); // a table whose _versions/ mixes both naming schemes is refused, as Lance refuses it
     List<Long> unpublished = listing.versions().stream().filter(v -> v > view.published()).toList();
@@ -316,6 +316,7 @@ public final class Reconciler implements AutoCloseable {
         .tableId(table.id())
         .tableUuid(table.tableUuid())
         .location(table.location())
+        .branch(table.branch())
         .version(version)
         .readVersion(version - 1)
         .operation(VersionEvents.UNKNOWN_OPERATION)
