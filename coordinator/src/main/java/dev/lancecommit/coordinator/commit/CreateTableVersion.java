@@ -135,7 +135,7 @@ public final class CreateTableVersion {
    * @throws VersionConflictException when the version is not the table's next one (and not already this transaction's)
    */
   public Staged stage(TableRef table, Request request) {
-    TableOperations ops = TableOperations.of(stores.apply(table.location()));
+    TableOperations ops = TableOperations.of(stores.apply(table.branchRoot())); // a branch has its own _versions/
     byte[] bytes = ops.readStagedManifest(request.stagedName()).orElseThrow(() -> new InvalidCommitRequestException(
         "No staged manifest at '" + request.manifestPath() + "'",
         "Write the manifest under its staging name before asking for version " + request.version()));

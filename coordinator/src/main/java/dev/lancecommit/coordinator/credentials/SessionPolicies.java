@@ -17,9 +17,11 @@ import java.util.List;
  *       lists with a trailing slash;</li>
  *   <li>{@link AccessMode#READ_WRITE} adds {@code s3:PutObject}, {@code s3:DeleteObject} and
  *       {@code s3:AbortMultipartUpload} on {@code data/}, {@code _deletions/}, {@code _indices/},
- *       {@code _transactions/} and {@code _versions/}, and an explicit Deny of {@code s3:PutObject} and
- *       {@code s3:DeleteObject} on the final manifest names {@code _versions/*.manifest} and
- *       {@code tree/*}{@code /_versions/*.manifest} (branches). A stock Lance client using namespace-managed
+ *       {@code _transactions/} and {@code _versions/}, and on {@code tree/} (Lance branches, each a dataset with the
+ *       same directories), and an explicit Deny of {@code s3:PutObject} and {@code s3:DeleteObject} on the final
+ *       manifest names {@code _versions/*.manifest} and {@code tree/*}{@code /_versions/*.manifest} (branches), and
+ *       on {@code _refs/*} (tags and branches: a tag keeps a version from being deleted, a branch file makes a
+ *       branch exist, so both are the coordinator's to write). A stock Lance client using namespace-managed
  *       versioning stages {@code _versions/{name}-{uuid}}, which does not end in {@code .manifest}, so staging is
  *       allowed while publishing a version stays the coordinator's job.</li>
  * </ul>
@@ -30,9 +32,10 @@ public final class SessionPolicies {
   public static final int MAX_POLICY_LENGTH = 2048;
 
   static final List<String> WRITABLE_DIRECTORIES =
-      List.of("data", "_deletions", "_indices", "_transactions", "_versions");
-  static final List<String> FINAL_MANIFEST_PATTERNS =
-      List.of("/_versions/*.manifest", "/tree/*/_versions/*.manifest");
+      List.of("data", "_deletions", "_indices", "_transactions", "_versions", "tree");
+  /** What only the coordinator writes: versions (also of branches) and refs. */
+  static final List<String> DENIED_PATTERNS =
+      List.of("/_versions/*.manifest", "/tree/*/_versions/*.manifest", "/_refs/*");
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -59,7 +62,7 @@ public final class SessionPolicies {
           WRITABLE_DIRECTORIES.stream().map(dir -> location.objectArn("/" + dir + "/*")).toList()));
       statements.add(statement("DenyManifestWrites", "Deny",
           List.of("s3:PutObject", "s3:DeleteObject"),
-          FINAL_MANIFEST_PATTERNS.stream().map(location::objectArn).toList()));
+          DENIED_PATTERNS.stream().map(location::objectArn).toList()));
     }
     String text = write(policy);
     if (text.length() > MAX_POLICY_LENGTH) {

@@ -36,7 +36,8 @@ public class ApiException extends RuntimeException {
         501, ErrorCode.UNSUPPORTED, "Operation " + operationId + " is not supported",
         "This commit coordinator implements the namespace operations (Create, Describe, Exists, List, Drop), "
             + "DeclareTable, RegisterTable, DescribeTable, TableExists, ListTables, ListAllTables, DeregisterTable, "
-            + "DropTable, RenameTable, ListTableVersions, DescribeTableVersion, CreateTableVersion and CommitTable; " + operationId
+            + "DropTable, RenameTable, RestoreTable, GetTableStats, ListTableVersions, DescribeTableVersion, "
+            + "CreateTableVersion, the tag and branch operations and CommitTable; " + operationId
             + " is not available");
   }
 

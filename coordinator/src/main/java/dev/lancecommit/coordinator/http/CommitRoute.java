@@ -9,6 +9,8 @@ import dev.lancecommit.coordinator.commit.CommitService;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import dev.lancecommit.coordinator.namespace.TableEntry;
 import dev.lancecommit.coordinator.namespace.TableNotFoundException;
+import dev.lancecommit.coordinator.refs.Branches;
+import dev.lancecommit.coordinator.table.TableRef;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -25,16 +27,23 @@ import java.util.Optional;
  * Lance {@code Transaction} protobuf ({@code Content-Type: application/x-protobuf}; {@code rebase} may then be given
  * as a query parameter) or JSON {@code {"transaction": base64, "affected_rows": base64?, "rebase": bool?}}. Needs
  * the commit grant on the table; the caller's principal name becomes the commit's actor.
+ *
+ * <p>A commit to a Lance branch names it as the spec names branches ({@link BranchParam}): the {@code branch} query
+ * parameter, or the JSON body's {@code branch}. It is committed on the branch's dataset ({@code tree/{branch}})
+ * through the branch's own lane and never moves main; an unknown branch is 404/22.
  */
 final class CommitRoute {
   private final Catalog catalog;
   private final CommitService commitService;
+  private final Optional<Branches> branches;
   private final Blocking blocking;
   private final AccessControl access;
 
-  CommitRoute(Catalog catalog, CommitService commitService, Blocking blocking, AccessControl access) {
+  CommitRoute(Catalog catalog, CommitService commitService, Optional<Branches> branches, Blocking blocking,
+      AccessControl access) {
     this.catalog = catalog;
     this.commitService = commitService;
+    this.branches = branches;
     this.blocking = blocking;
     this.access = access;
   }
@@ -49,12 +58,20 @@ final class CommitRoute {
     List<String> id = RequestIds.tableId(ctx, parsed.bodyId);
     access.require(caller, Permission.COMMIT, id);
     CommitRequest request = parsed.request;
+    String branch = parsed.branch;
+    if (branch != null && branches.isEmpty()) {
+      throw ApiException.unsupportedOption("CommitTable", "branch");
+    }
     Vertx vertx = ctx.vertx();
     // The catalog lookup blocks; the service is called from the worker too, in case it does work before returning.
     blocking.run(() -> {
       TableEntry entry = catalog.loadTable(id).orElseThrow(() -> new TableNotFoundException(id));
+      TableRef table = entry.toRef().onBranch(branch);
+      if (branch != null) {
+        branches.get().require(table);
+      }
       CloneSourceAccess.require(access, caller, catalog, request.transaction());
-      return commitService.commit(entry.toRef(), request);
+      return commitService.commit(table, request);
     }).compose(pending -> pending == null
         ? Future.<CommitResult>failedFuture(new IllegalStateException("CommitService returned no future"))
         : Future.fromCompletionStage(pending, vertx.getOrCreateContext()))
@@ -80,7 +97,7 @@ final class CommitRoute {
     if (mediaType.equals("application/x-protobuf") || mediaType.equals("application/protobuf")) {
       boolean rebase = rebaseQuery(ctx);
       return new Parsed(Optional.empty(),
-          new CommitRequest(body.getBytes(), Optional.empty(), rebase, actor));
+          new CommitRequest(body.getBytes(), Optional.empty(), rebase, actor), BranchParam.ofQuery(ctx));
     }
     if (!mediaType.equals("application/json")) {
       throw ApiException.invalidInput("Unsupported content type '" + mediaType + "'",
@@ -94,7 +111,8 @@ final class CommitRoute {
     }
     Optional<byte[]> affectedRows = base64(json, "affected_rows");
     boolean rebase = json.bool("rebase").orElse(true);
-    return new Parsed(json.stringList("id"), new CommitRequest(transaction, affectedRows, rebase, actor));
+    return new Parsed(json.stringList("id"), new CommitRequest(transaction, affectedRows, rebase, actor),
+        BranchParam.of(ctx, json));
   }
 
   private static Optional<byte[]> base64(JsonBody json, String field) {
@@ -127,5 +145,6 @@ final class CommitRoute {
     return (semicolon < 0 ? header : header.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
   }
 
-  private record Parsed(Optional<List<String>> bodyId, CommitRequest request) {}
+  /** @param branch null for the main branch */
+  private record Parsed(Optional<List<String>> bodyId, CommitRequest request, String branch) {}
 }

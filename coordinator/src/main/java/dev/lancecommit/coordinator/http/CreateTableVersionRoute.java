@@ -7,6 +7,8 @@ import dev.lancecommit.coordinator.commit.CreateTableVersion;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import dev.lancecommit.coordinator.namespace.TableEntry;
 import dev.lancecommit.coordinator.namespace.TableNotFoundException;
+import dev.lancecommit.coordinator.refs.Branches;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.format.ManifestNaming;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -29,14 +31,19 @@ final class CreateTableVersionRoute {
 
   private final Catalog catalog;
   private final Optional<CreateTableVersion> versions;
+  private final Optional<Branches> branches;
   private final Blocking blocking;
   private final AccessControl access;
 
-  /** @param versions empty when the server has no table storage (the operation is then unsupported) */
-  CreateTableVersionRoute(Catalog catalog, Optional<CreateTableVersion> versions, Blocking blocking,
-      AccessControl access) {
+  /**
+   * @param versions empty when the server has no table storage (the operation is then unsupported)
+   * @param branches checks the branch a request names exists
+   */
+  CreateTableVersionRoute(Catalog catalog, Optional<CreateTableVersion> versions, Optional<Branches> branches,
+      Blocking blocking, AccessControl access) {
     this.catalog = catalog;
     this.versions = versions;
+    this.branches = branches;
     this.blocking = blocking;
     this.access = access;
   }
@@ -53,13 +60,18 @@ final class CreateTableVersionRoute {
     // The commit service is called from the worker too: resolving a table's store may build a client.
     blocking.run(() -> {
       TableEntry entry = catalog.loadTable(request.id).orElseThrow(() -> new TableNotFoundException(request.id));
-      StorePaths.StagedName staging = StorePaths.stagedManifestName(entry.location(), request.manifestPath,
+      // On a branch, the staged manifest lies in the branch's own _versions/ (tree/{branch}/_versions/).
+      TableRef table = entry.toRef().onBranch(request.branch);
+      if (request.branch != null) {
+        branches.orElseThrow(() -> ApiException.unsupportedOption(OPERATION, "branch")).require(table);
+      }
+      StorePaths.StagedName staging = StorePaths.stagedManifestName(table.branchRoot(), request.manifestPath,
           request.version);
       if (request.scheme.isPresent() && staging.scheme() != request.scheme.get()) {
         throw ApiException.invalidInput("Field 'naming_scheme' does not match the staged manifest's name",
             "'" + staging.name() + "' is not named by scheme " + request.scheme.get());
       }
-      CreateTableVersion.Staged staged = service.stage(entry.toRef(), new CreateTableVersion.Request(
+      CreateTableVersion.Staged staged = service.stage(table, new CreateTableVersion.Request(
           staging.name(), request.manifestPath, request.version, request.size, staging.scheme(),
           ManagedVersioning.appendsOnLatest(entry)));
       CloneSourceAccess.require(access, caller, catalog, staged.transaction().toByteArray());
@@ -85,9 +97,7 @@ final class CreateTableVersionRoute {
   private static Request parse(RoutingContext ctx) {
     JsonBody body = JsonBody.parse(ctx.body().buffer());
     List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
-    if (body.string("branch").isPresent()) {
-      throw ApiException.unsupportedOption(OPERATION, "branch");
-    }
+    String branch = BranchParam.of(ctx, body);
     if (!body.stringMap("metadata").isEmpty()) {
       throw ApiException.unsupportedOption(OPERATION, "metadata");
     }
@@ -99,7 +109,7 @@ final class CreateTableVersionRoute {
         .orElseThrow(() -> ApiException.invalidInput("Field 'manifest_path' is required"));
     OptionalLong size = body.nonNegativeLong("manifest_size");
     Optional<ManifestNaming.Scheme> scheme = body.string("naming_scheme").map(CreateTableVersionRoute::scheme);
-    return new Request(id, version.getAsLong(), manifestPath, size, scheme);
+    return new Request(id, version.getAsLong(), manifestPath, size, scheme, branch);
   }
 
   private static ManifestNaming.Scheme scheme(String value) {
@@ -110,8 +120,9 @@ final class CreateTableVersionRoute {
     };
   }
 
+  /** @param branch null for the main branch */
   private record Request(List<String> id, long version, String manifestPath, OptionalLong size,
-      Optional<ManifestNaming.Scheme> scheme) {}
+      Optional<ManifestNaming.Scheme> scheme, String branch) {}
 
   private record Submitted(CreateTableVersion.Staged staged, CompletableFuture<Long> version) {}
 }

@@ -8,6 +8,8 @@ public enum ErrorCode {
   NAMESPACE_NOT_EMPTY(3),
   TABLE_NOT_FOUND(4),
   TABLE_ALREADY_EXISTS(5),
+  TABLE_TAG_NOT_FOUND(8),
+  TABLE_TAG_ALREADY_EXISTS(9),
   TABLE_VERSION_NOT_FOUND(11),
   INVALID_INPUT(13),
   CONCURRENT_MODIFICATION(14),
@@ -17,7 +19,11 @@ public enum ErrorCode {
   INTERNAL(18),
   INVALID_TABLE_STATE(19),
   TABLE_SCHEMA_VALIDATION_ERROR(20),
-  THROTTLING(21);
+  THROTTLING(21),
+  /** In spec.yaml's ErrorResponse.code list, not yet in errors.md. */
+  TABLE_BRANCH_NOT_FOUND(22),
+  /** In spec.yaml's ErrorResponse.code list, not yet in errors.md. */
+  TABLE_BRANCH_ALREADY_EXISTS(23);
 
   private final int code;
 

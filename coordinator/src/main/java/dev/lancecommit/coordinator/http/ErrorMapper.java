@@ -16,9 +16,17 @@ import dev.lancecommit.coordinator.namespace.TableAlreadyExistsException;
 import dev.lancecommit.coordinator.namespace.TableDropRefusedException;
 import dev.lancecommit.coordinator.namespace.TableNotFoundException;
 import dev.lancecommit.coordinator.namespace.TableVersionNotFoundException;
+import dev.lancecommit.coordinator.refs.BranchAlreadyExistsException;
+import dev.lancecommit.coordinator.refs.BranchNotFoundException;
+import dev.lancecommit.coordinator.refs.InvalidRefException;
+import dev.lancecommit.coordinator.refs.RefInUseException;
+import dev.lancecommit.coordinator.refs.RefLocks;
+import dev.lancecommit.coordinator.refs.TagAlreadyExistsException;
+import dev.lancecommit.coordinator.refs.TagNotFoundException;
 import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
 import dev.lancecommit.coordinator.table.CommitStateUnknownException;
+import dev.lancecommit.coordinator.table.VersionNotFoundException;
 import dev.lancecommit.rules.InvalidTransactionException;
 import dev.lancecommit.rules.SchemaContractException;
 import dev.lancecommit.format.UnsupportedFeatureException;
@@ -76,8 +84,26 @@ public final class ErrorMapper {
     if (t instanceof TableNotFoundException) {
       return new ApiException(404, ErrorCode.TABLE_NOT_FOUND, t.getMessage(), t.getMessage());
     }
-    if (t instanceof TableVersionNotFoundException) {
+    if (t instanceof TableVersionNotFoundException || t instanceof VersionNotFoundException) {
       return new ApiException(404, ErrorCode.TABLE_VERSION_NOT_FOUND, t.getMessage(), t.getMessage());
+    }
+    if (t instanceof TagNotFoundException) {
+      return new ApiException(404, ErrorCode.TABLE_TAG_NOT_FOUND, t.getMessage(), t.getMessage());
+    }
+    if (t instanceof TagAlreadyExistsException) {
+      return new ApiException(409, ErrorCode.TABLE_TAG_ALREADY_EXISTS, t.getMessage(), t.getMessage());
+    }
+    if (t instanceof BranchNotFoundException) {
+      return new ApiException(404, ErrorCode.TABLE_BRANCH_NOT_FOUND, t.getMessage(), t.getMessage());
+    }
+    if (t instanceof BranchAlreadyExistsException) {
+      return new ApiException(409, ErrorCode.TABLE_BRANCH_ALREADY_EXISTS, t.getMessage(), t.getMessage());
+    }
+    if (t instanceof InvalidRefException || t instanceof RefInUseException) {
+      return ApiException.invalidInput(t.getMessage());
+    }
+    if (t instanceof RefLocks.RefsBusyException) {
+      return new ApiException(503, ErrorCode.SERVICE_UNAVAILABLE, "Table refs busy", t.getMessage());
     }
     if (t instanceof NamespaceAlreadyExistsException) {
       return new ApiException(409, ErrorCode.NAMESPACE_ALREADY_EXISTS, t.getMessage(), t.getMessage());

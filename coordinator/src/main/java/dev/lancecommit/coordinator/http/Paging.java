@@ -22,7 +22,9 @@ final class Paging {
     NAMESPACE_NAME('n'),
     TABLE_NAME('t'),
     TABLE_ID('a'),
-    VERSION('v');
+    VERSION('v'),
+    TAG_NAME('g'),
+    BRANCH_NAME('b');
 
     private final char letter;
 

@@ -4,9 +4,13 @@ import dev.lancecommit.coordinator.auth.AccessControl;
 import dev.lancecommit.coordinator.auth.PermissionDeniedException;
 import dev.lancecommit.coordinator.commit.CommitService;
 import dev.lancecommit.coordinator.commit.CreateTableVersion;
+import dev.lancecommit.coordinator.commit.RestoreTable;
 import dev.lancecommit.coordinator.commit.SemanticTypesUpgrade;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import io.micrometer.core.instrument.Counter;
+import dev.lancecommit.coordinator.refs.Branches;
+import dev.lancecommit.coordinator.refs.Tags;
+import dev.lancecommit.coordinator.storage.StorageLocation;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -16,6 +20,10 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.HttpException;
 import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.Function;
 
 /**
  * The coordinator's HTTP API: the supported part of the Lance namespace REST spec (CreateTableVersion included, for
@@ -80,13 +88,23 @@ public final class RestServer {
     new TableRoutes(catalog, blocking, access, new CredentialVending(options.credentialVendor(), access),
         new ManagedVersioning(options.managedVersioningByDefault()), tableEvents).mount(r);
     new TableLifecycleRoutes(catalog, blocking, access, tableEvents).mount(r);
-    new TableVersionRoutes(catalog, blocking, access).mount(r);
+    Optional<Function<String, StorageLocation>> stores = options.tableStorage();
+    Executor continuations = options.blockingExecutor().orElse(ForkJoinPool.commonPool());
+    Optional<Branches> branches = stores.map(s -> new Branches(s, commitService, options.refLocks(), continuations,
+        Clock.systemUTC()));
+    new TableVersionRoutes(catalog, stores, branches, blocking, access).mount(r);
     new CreateTableVersionRoute(catalog,
-        options.tableStorage().map(stores -> new CreateTableVersion(commitService, stores)), blocking, access)
+        stores.map(s -> new CreateTableVersion(commitService, s)), branches, blocking, access)
         .mount(r);
-    new CommitRoute(catalog, commitService, blocking, access).mount(r);
+    new CommitRoute(catalog, commitService, branches, blocking, access).mount(r);
+    new RestoreTableRoute(catalog, stores.map(s -> new RestoreTable(commitService, s)), branches, blocking, access)
+        .mount(r);
+    new TableStatsRoute(catalog, stores, branches, blocking, access).mount(r);
+    new TagRoutes(catalog, stores.map(s -> new Tags(s, options.refLocks(), Clock.systemUTC())), blocking, access)
+        .mount(r);
+    new BranchRoutes(catalog, branches, blocking, access).mount(r);
     new SemanticTypesUpgradeRoute(catalog,
-        options.tableStorage().map(stores -> new SemanticTypesUpgrade(commitService, stores)), blocking, access)
+        stores.map(s -> new SemanticTypesUpgrade(commitService, s)), blocking, access)
         .mount(r);
     UnsupportedRoutes.mount(r);
     r.route().failureHandler(this::renderFailure);

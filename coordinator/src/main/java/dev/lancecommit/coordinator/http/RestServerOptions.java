@@ -3,6 +3,7 @@ package dev.lancecommit.coordinator.http;
 import dev.lancecommit.coordinator.auth.AccessControl;
 import dev.lancecommit.coordinator.credentials.CredentialVendor;
 import dev.lancecommit.coordinator.observe.Readiness;
+import dev.lancecommit.coordinator.refs.RefLocks;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.events.TableEventPublisher;
 import dev.lancecommit.events.tracing.Telemetry;
@@ -32,7 +33,8 @@ import java.util.function.Supplier;
  * in a SERVER span (default: context passed on, nothing recorded). {@code meterRegistry}: where
  * {@code lance_auth_failures_total} is counted (default: nowhere). {@code readiness}: what {@code GET /readyz} reports
  * (default: no checks, always ready). {@code metrics}: the Prometheus exposition {@code GET /metrics} serves; absent
- * (the default), there is no such route.
+ * (the default), there is no such route. {@code refLocks}: the per-table permits tag, branch and version-record
+ * changes take ({@link RefLocks}); share one with the retention cleanup (a new one by default).
  */
 public final class RestServerOptions {
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
@@ -49,6 +51,7 @@ public final class RestServerOptions {
   private final MeterRegistry meterRegistry;
   private final Readiness readiness;
   private final Supplier<String> metrics;
+  private final RefLocks refLocks;
 
   private RestServerOptions(Builder builder) {
     this.openTelemetry = builder.openTelemetry;
@@ -63,6 +66,7 @@ public final class RestServerOptions {
     this.managedVersioningByDefault = builder.managedVersioningByDefault;
     this.tableEvents = builder.tableEvents;
     this.eventsStatus = builder.eventsStatus;
+    this.refLocks = builder.refLocks;
   }
 
   public static RestServerOptions defaults() {
@@ -122,6 +126,10 @@ public final class RestServerOptions {
     return Optional.ofNullable(metrics);
   }
 
+  public RefLocks refLocks() {
+    return refLocks;
+  }
+
   public static final class Builder {
     private long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
     private Executor blockingExecutor;
@@ -135,6 +143,7 @@ public final class RestServerOptions {
     private MeterRegistry meterRegistry = new CompositeMeterRegistry();
     private Readiness readiness = new Readiness();
     private Supplier<String> metrics;
+    private RefLocks refLocks = new RefLocks();
 
     private Builder() {}
 
@@ -202,6 +211,12 @@ public final class RestServerOptions {
 
     public Builder eventsStatus(Supplier<String> eventsStatus) {
       this.eventsStatus = Objects.requireNonNull(eventsStatus, "eventsStatus");
+      return this;
+    }
+
+    /** The per-table permits of ref and version-record changes; share the retention cleanup's. */
+    public Builder refLocks(RefLocks refLocks) {
+      this.refLocks = Objects.requireNonNull(refLocks, "refLocks");
       return this;
     }
 

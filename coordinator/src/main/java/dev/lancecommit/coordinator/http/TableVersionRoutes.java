@@ -6,6 +6,10 @@ import dev.lancecommit.coordinator.namespace.Catalog;
 import dev.lancecommit.coordinator.namespace.TableEntry;
 import dev.lancecommit.coordinator.namespace.TableNotFoundException;
 import dev.lancecommit.coordinator.namespace.TableVersionNotFoundException;
+import dev.lancecommit.coordinator.refs.Branches;
+import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.table.TableOperations;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.table.VersionFile;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -16,19 +20,27 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Function;
 
 /**
  * ListTableVersions ({@code POST /v1/table/{id}/version/list}, also accepted as GET) and DescribeTableVersion, read
  * from the table's {@code _versions/} listing: the manifest's path in its store ({@link StorePaths}: the key below
  * the bucket on S3, the file path for local tables), size and the time the store wrote it ({@code timestamp_millis}). Ascending by default; {@code descending=true} lists newest first. Both need read.
+ * With the spec's {@code branch} (query or body), the branch's own {@code tree/{branch}/_versions/} is listed; an
+ * unknown branch is 404/22. Version records deleted with BatchDeleteTableVersions are no longer listed.
  */
 final class TableVersionRoutes {
   private final Catalog catalog;
+  private final Optional<Function<String, StorageLocation>> stores;
+  private final Optional<Branches> branches;
   private final Blocking blocking;
   private final AccessControl access;
 
-  TableVersionRoutes(Catalog catalog, Blocking blocking, AccessControl access) {
+  TableVersionRoutes(Catalog catalog, Optional<Function<String, StorageLocation>> stores,
+      Optional<Branches> branches, Blocking blocking, AccessControl access) {
     this.catalog = catalog;
+    this.stores = stores;
+    this.branches = branches;
     this.blocking = blocking;
     this.access = access;
   }
@@ -42,14 +54,12 @@ final class TableVersionRoutes {
   private void list(RoutingContext ctx) {
     JsonBody body = JsonBody.parseOrEmpty(ctx.body().buffer());
     List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
-    if (QueryParams.string(ctx, "branch").isPresent() || body.string("branch").isPresent()) {
-      throw ApiException.unsupportedOption("ListTableVersions", "branch");
-    }
+    String branch = branchOf(ctx, body, "ListTableVersions");
     int limit = Paging.limit(ctx);
     Optional<Long> after = Paging.versionCursor(ctx);
     boolean descending = QueryParams.flag(ctx, body, "descending", false);
     access.require(Authentication.principal(ctx), Permission.READ, id);
-    blocking.run(() -> catalog.versionFiles(load(id)))
+    blocking.run(() -> versionFiles(id, branch))
         .onSuccess(files -> {
           List<VersionFile> ordered = new ArrayList<>(files);
           Comparator<VersionFile> byVersion = Comparator.comparingLong(VersionFile::version);
@@ -81,13 +91,11 @@ final class TableVersionRoutes {
   private void describe(RoutingContext ctx) {
     JsonBody body = JsonBody.parseOrEmpty(ctx.body().buffer());
     List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
-    if (body.string("branch").isPresent()) {
-      throw ApiException.unsupportedOption("DescribeTableVersion", "branch");
-    }
+    String branch = branchOf(ctx, body, "DescribeTableVersion");
     OptionalLong version = body.nonNegativeLong("version");
     access.require(Authentication.principal(ctx), Permission.READ, id);
     blocking.run(() -> {
-      List<VersionFile> files = catalog.versionFiles(load(id));
+      List<VersionFile> files = versionFiles(id, branch);
       if (version.isEmpty()) {
         if (files.isEmpty()) {
           throw new ApiException(404, ErrorCode.TABLE_VERSION_NOT_FOUND, "Table has no version yet",
@@ -103,6 +111,25 @@ final class TableVersionRoutes {
 
   private TableEntry load(List<String> id) {
     return catalog.loadTable(id).orElseThrow(() -> new TableNotFoundException(id));
+  }
+
+  private String branchOf(RoutingContext ctx, JsonBody body, String operation) {
+    String branch = BranchParam.of(ctx, body);
+    if (branch != null && (stores.isEmpty() || branches.isEmpty())) {
+      throw ApiException.unsupportedOption(operation, "branch");
+    }
+    return branch;
+  }
+
+  /** The versions of main (through the catalog) or of a branch (its own {@code _versions/}). Blocking. */
+  private List<VersionFile> versionFiles(List<String> id, String branch) {
+    TableEntry entry = load(id);
+    if (branch == null) {
+      return catalog.versionFiles(entry);
+    }
+    TableRef table = entry.toRef().onBranch(branch);
+    branches.get().require(table);
+    return TableOperations.of(stores.get().apply(table.branchRoot())).versionFiles();
   }
 
   private static JsonObject json(VersionFile file) {

@@ -9,7 +9,6 @@ final class UnsupportedRoutes {
   private record Operation(HttpMethod method, String path, String operationId) {}
 
   private static final List<Operation> OPERATIONS = List.of(
-      new Operation(HttpMethod.POST, "/v1/table/:id/restore", "RestoreTable"),
       new Operation(HttpMethod.POST, "/v1/table/:id/schema_metadata/update", "UpdateTableSchemaMetadata"),
       new Operation(HttpMethod.POST, "/v1/table/:id/version/delete", "BatchDeleteTableVersions"),
       new Operation(HttpMethod.POST, "/v1/table/version/batch-create", "BatchCreateTableVersions"),
@@ -17,7 +16,6 @@ final class UnsupportedRoutes {
       new Operation(HttpMethod.POST, "/v1/table/:id/alter_columns", "AlterTableAlterColumns"),
       new Operation(HttpMethod.POST, "/v1/table/:id/update_field_metadata", "UpdateFieldMetadata"),
       new Operation(HttpMethod.POST, "/v1/table/:id/drop_columns", "AlterTableDropColumns"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/stats", "GetTableStats"),
       new Operation(HttpMethod.POST, "/v1/table/:id/insert", "InsertIntoTable"),
       new Operation(HttpMethod.POST, "/v1/table/:id/merge_insert", "MergeInsertIntoTable"),
       new Operation(HttpMethod.POST, "/v1/table/:id/update", "UpdateTable"),
@@ -36,14 +34,6 @@ final class UnsupportedRoutes {
       new Operation(HttpMethod.POST, "/v1/table/:id/index/list", "ListTableIndices"),
       new Operation(HttpMethod.POST, "/v1/table/:id/index/:index_name/stats", "DescribeTableIndexStats"),
       new Operation(HttpMethod.POST, "/v1/table/:id/index/:index_name/drop", "DropTableIndex"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/tags/list", "ListTableTags"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/tags/version", "GetTableTagVersion"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/tags/create", "CreateTableTag"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/tags/delete", "DeleteTableTag"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/tags/update", "UpdateTableTag"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/branches/list", "ListTableBranches"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/branches/create", "CreateTableBranch"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/branches/delete", "DeleteTableBranch"),
       new Operation(HttpMethod.POST, "/v1/transaction/:id/describe", "DescribeTransaction"),
       new Operation(HttpMethod.POST, "/v1/transaction/:id/alter", "AlterTransaction"));
 

@@ -14,6 +14,7 @@ import dev.lancecommit.format.deletion.DeletionVectors;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.retry.Backoff;
 import dev.lancecommit.retry.RetryPolicy;
+import dev.lancecommit.rules.InvalidTransactionException;
 import dev.lancecommit.rules.conflict.CommittedTransaction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -261,6 +262,30 @@ public final class TableOperations {
     return v2.isPresent() ? v2 : readManifest(version, ManifestNaming.Scheme.V1);
   }
 
+  /**
+   * The manifest of {@code version} with its size and write time, looked up as Lance resolves a version (the V2 name
+   * first, then the V1 name) without listing {@code _versions/}; empty when the version does not exist (or its
+   * record was deleted).
+   */
+  public Optional<VersionFile> versionFile(long version) {
+    for (ManifestNaming.Scheme scheme : List.of(ManifestNaming.Scheme.V2, ManifestNaming.Scheme.V1)) {
+      Optional<ObjectInfo> info = manifestInfo(version, scheme);
+      if (info.isPresent()) {
+        return Optional.of(new VersionFile(version, location.store().uriOf(info.get().key()), info.get().size(),
+            info.get().lastModified()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Deletes the manifest of {@code version} (its record; data files are the cleanup's). Never the version the
+   * caller believes latest: that check is the caller's, made against a listing taken after the last commit it knows.
+   */
+  public void deleteVersion(long version, ManifestNaming.Scheme scheme) {
+    location.store().delete(manifestKey(version, scheme));
+  }
+
   /** Size and write time of the manifest of {@code version}, if present. */
   public Optional<ObjectInfo> manifestInfo(long version, ManifestNaming.Scheme scheme) {
     return location.store().head(manifestKey(version, scheme));
@@ -331,8 +356,11 @@ public final class TableOperations {
       Transaction txn = base.recent.get(v);
       if (txn == null) {
         long version = v;
-        ManifestFile file = readManifest(v, base.scheme()).orElseThrow(() ->
-            new StoreException("Version " + version + " is missing; the table history has a gap"));
+        // A version record deleted (version/delete, retention) after the transaction's read version: its
+        // transaction is gone, so the transaction cannot be checked against it and must be rebuilt.
+        ManifestFile file = readManifest(v, base.scheme()).orElseThrow(() -> new InvalidTransactionException(
+            "read_version " + readVersion + " is older than version " + version + ", whose record was deleted; the "
+                + "transaction cannot be checked against it: rebuild it on version " + base.latestVersion()));
         txn = transactionOf(file);
         base.recent.remember(v, txn);
       }

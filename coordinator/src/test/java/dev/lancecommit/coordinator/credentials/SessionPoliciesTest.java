@@ -39,13 +39,13 @@ class SessionPoliciesTest {
         .containsExactly("s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload");
     assertThat(strings(write.get("Resource"))).containsExactly(
         ROOT + "/data/*", ROOT + "/_deletions/*", ROOT + "/_indices/*", ROOT + "/_transactions/*",
-        ROOT + "/_versions/*");
+        ROOT + "/_versions/*", ROOT + "/tree/*");
 
     JsonNode deny = statement(policy, "DenyManifestWrites");
     assertThat(deny.get("Effect").asText()).isEqualTo("Deny");
     assertThat(strings(deny.get("Action"))).containsExactly("s3:PutObject", "s3:DeleteObject");
     assertThat(strings(deny.get("Resource")))
-        .containsExactly(ROOT + "/_versions/*.manifest", ROOT + "/tree/*/_versions/*.manifest");
+        .containsExactly(ROOT + "/_versions/*.manifest", ROOT + "/tree/*/_versions/*.manifest", ROOT + "/_refs/*");
   }
 
   @Test
@@ -77,6 +77,13 @@ class SessionPoliciesTest {
     assertThat(allowed(policy, "s3:DeleteObject", key + "_versions/1.manifest")).isFalse();
     assertThat(allowed(policy, "s3:PutObject", key + "tree/b1/_versions/1.manifest")).isFalse();
     assertThat(allowed(policy, "s3:PutObject", key + "tree/a/b/_versions/2.manifest")).isFalse();
+    // a branch's data and staged manifests are the writer's; tags and branch files are the coordinator's
+    assertThat(allowed(policy, "s3:PutObject", key + "tree/b1/data/x.lance")).isTrue();
+    assertThat(allowed(policy, "s3:PutObject", key + "tree/b1/_versions/3.manifest-5f0c1d8e")).isTrue();
+    assertThat(allowed(policy, "s3:PutObject", key + "_refs/tags/v1.json")).isFalse();
+    assertThat(allowed(policy, "s3:PutObject", key + "_refs/branches/b1.json")).isFalse();
+    assertThat(allowed(policy, "s3:DeleteObject", key + "_refs/tags/v1.json")).isFalse();
+    assertThat(allowed(policy, "s3:GetObject", key + "_refs/tags/v1.json")).isTrue();
     assertThat(allowed(policy, "s3:PutObject", key + "other/x")).isFalse();
     assertThat(allowed(policy, "s3:PutObject", "arn:aws:s3:::bucket/prefix/t.lance2/data/x.lance")).isFalse();
     assertThat(allowed(policy, "s3:GetObject", "arn:aws:s3:::bucket/prefix/u.lance/data/x.lance")).isFalse();

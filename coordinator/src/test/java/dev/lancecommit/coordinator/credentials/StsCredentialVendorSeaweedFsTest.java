@@ -48,6 +48,7 @@ class StsCredentialVendorSeaweedFsTest {
     table = WEED.uri(TABLE_PREFIX);
     put(admin, OTHER_PREFIX + "/data/secret.lance", "other table's data");
     put(admin, TABLE_PREFIX + "/_versions/18446744073709551614.manifest", "published by the coordinator");
+    put(admin, TABLE_PREFIX + "/_refs/tags/release.json", "{\"branch\":null,\"version\":1,\"manifestSize\":1}");
   }
 
   @AfterAll
@@ -95,6 +96,26 @@ class StsCredentialVendorSeaweedFsTest {
       assertAccessDenied(() -> writer.deleteObject(b -> b.bucket(WEED.bucket()).key(published)));
       assertThat(get(admin, published)).isEqualTo("published by the coordinator");
     }
+  }
+
+  @Test
+  void readWriteCredentialsCannotWriteRefs() {
+    VendedCredentials credentials = vendor.vend("alice", table, AccessMode.READ_WRITE);
+    String tag = TABLE_PREFIX + "/_refs/tags/release.json";
+    try (S3Client writer = client(credentials)) {
+      assertThat(get(writer, tag)).contains("\"version\":1"); // Lance reads tags with these credentials
+      for (String ref : List.of(TABLE_PREFIX + "/_refs/tags/forged.json",
+          TABLE_PREFIX + "/_refs/branches/forged.json", TABLE_PREFIX + "/_refs/branches/a%2Fb.json")) {
+        assertAccessDenied(() -> put(writer, ref, "{}"));
+        assertThat(exists(ref)).as(ref).isFalse();
+      }
+      assertAccessDenied(() -> put(writer, tag, "moved"));
+      assertAccessDenied(() -> writer.deleteObject(b -> b.bucket(WEED.bucket()).key(tag)));
+      // a branch's data files and staged manifests are the writer's, its versions are not
+      put(writer, TABLE_PREFIX + "/tree/dev/data/y.lance", "branch fragment");
+      put(writer, TABLE_PREFIX + "/tree/dev/_versions/3.manifest-" + UUID.randomUUID(), "staged on the branch");
+    }
+    assertThat(get(admin, tag)).contains("\"version\":1");
   }
 
   @Test

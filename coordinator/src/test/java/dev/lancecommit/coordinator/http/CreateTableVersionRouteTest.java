@@ -317,7 +317,7 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
     post(CREATE, request(2, noTransaction)).error(400, 13);
     post(CREATE, request(2, missingTxnFile)).error(400, 13);
     post(CREATE, "[]").error(400, 13);
-    post(CREATE, request(2, staged).put("branch", "dev")).error(501, 0);
+    post(CREATE, request(2, staged).put("branch", "dev")).error(404, 22); // no such branch
     post(CREATE, request(2, staged).put("metadata", new JsonObject().put("k", "v"))).error(501, 0);
     JsonObject ghost = request(2, staged);
     ghost.remove("id");

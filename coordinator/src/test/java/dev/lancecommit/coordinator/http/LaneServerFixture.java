@@ -52,7 +52,7 @@ abstract class LaneServerFixture {
     catalog = new Catalog(stores.resolve(warehouse()), Duration.ZERO, Clock.systemUTC());
     workers = Executors.newFixedThreadPool(4);
     lanes = new LaneCommitService(stores::resolve, new CommitSettings(100, 10, 3, 64, WriterVersions.coordinator(),
-        "2.1", ManifestNaming.Scheme.V2), CommitEventSink.discard(), workers, Clock.systemUTC(),
+        "2.1", ManifestNaming.Scheme.V2), events(), workers, Clock.systemUTC(),
         Duration.ofMinutes(5));
     server = new RestServer(vertx, catalog, commitService(lanes), options(RestServerOptions.builder()
         .blockingExecutor(workers).tableStorage(stores::resolve)).build());
@@ -83,6 +83,11 @@ abstract class LaneServerFixture {
 
   CommitService commitService(LaneCommitService lanes) {
     return lanes;
+  }
+
+  /** Where the lanes hand their events; discarded unless a test records them. */
+  CommitEventSink events() {
+    return CommitEventSink.discard();
   }
 
   record Reply(int status, String body) {
