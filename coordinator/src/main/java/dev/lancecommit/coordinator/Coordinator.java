@@ -17,6 +17,11 @@ import dev.lancecommit.coordinator.publication.CatalogTableSource;
 import dev.lancecommit.coordinator.publication.DurableTableEvents;
 import dev.lancecommit.coordinator.publication.Publication;
 import dev.lancecommit.coordinator.publication.PublicationConfig;
+import dev.lancecommit.coordinator.refs.RefLocks;
+import dev.lancecommit.coordinator.retention.RemovalLog;
+import dev.lancecommit.coordinator.retention.RetentionConfig;
+import dev.lancecommit.coordinator.retention.RetentionService;
+import dev.lancecommit.coordinator.retention.TableCleanup;
 import dev.lancecommit.coordinator.storage.ConditionalPutProbe;
 import dev.lancecommit.coordinator.storage.ObjectStores;
 import dev.lancecommit.coordinator.storage.StorageLocation;
@@ -182,6 +187,17 @@ public final class Coordinator implements AutoCloseable {
       }
       resources.push(tableEvents);
 
+      // Tag, branch and version-record changes and the retention cleanup share the per-table permits and the log of
+      // deleted version records (files are only collected a grace after their records went).
+      RefLocks refLocks = new RefLocks();
+      RemovalLog removals = new RemovalLog(Clock.systemUTC());
+      RetentionConfig retention = config.retentionConfig();
+      if (retention.enabled()) {
+        RetentionService cleanup = new RetentionService(catalog, new TableCleanup(stores::resolve, refLocks, removals,
+            Clock.systemUTC(), retention.commitGrace()), retention.policy()).start(retention.interval());
+        resources.push(cleanup);
+      }
+
       Vertx vertx = Vertx.vertx(observability.vertxOptions());
       resources.push(() -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
       RestServer server = new RestServer(vertx, catalog, commits, RestServerOptions.builder()
@@ -197,6 +213,8 @@ public final class Coordinator implements AutoCloseable {
           .readiness(readiness)
           .metrics(observabilityConfig.metricsEnabled() && observabilityConfig.metricsPort().isEmpty()
               ? () -> observability.scrape().orElse("") : null)
+          .refLocks(refLocks)
+          .removalLog(removals)
           .build());
       LOG.info("Authentication {}", auth.enabled() ? "enabled for principals " + auth.principals()
           : "disabled (every request acts as 'anonymous')");

@@ -11,6 +11,7 @@ import dev.lancecommit.coordinator.auth.AuthConfig;
 import dev.lancecommit.coordinator.credentials.CredentialsConfig;
 import dev.lancecommit.coordinator.observe.ObservabilityConfig;
 import dev.lancecommit.coordinator.publication.PublicationConfig;
+import dev.lancecommit.coordinator.retention.RetentionConfig;
 import dev.lancecommit.coordinator.storage.S3Config;
 import dev.lancecommit.coordinator.http.RestServerOptions;
 import dev.lancecommit.format.FormatFeatures;
@@ -26,7 +27,8 @@ import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
- * The coordinator's configuration: its own keys below, and with them publication's, credential vending's and auth's
+ * The coordinator's configuration: its own keys below, and with them publication's, retention's, credential vending's
+ * and auth's
  * ({@link #keys()}), each declared once. A key can be given in a properties file ({@code --config FILE}), as
  * {@code --key value} on the command line (which wins), or through the builder. Unknown keys and invalid values are
  * refused naming the key, so a typo cannot silently change behaviour.
@@ -114,7 +116,7 @@ public final class CoordinatorConfig {
 
   /** Every key of the coordinator, in documentation order. */
   private static final ConfigKeys ALL =
-      ConfigKeys.of(KEYS, PublicationConfig.keys(), CredentialsConfig.keys(), AuthConfig.keys(),
+      ConfigKeys.of(KEYS, PublicationConfig.keys(), RetentionConfig.keys(), CredentialsConfig.keys(), AuthConfig.keys(),
           ObservabilityConfig.keys());
 
   private final Config values;
@@ -173,6 +175,10 @@ public final class CoordinatorConfig {
 
   public PublicationConfig publicationConfig() {
     return PublicationConfig.from(values);
+  }
+
+  public RetentionConfig retentionConfig() {
+    return RetentionConfig.from(values);
   }
 
   public CredentialsConfig credentialsConfig() {

@@ -79,6 +79,37 @@ final class JsonBody {
     return OptionalLong.of(((Number) value).longValue());
   }
 
+  /** A whole number, negative ones included (the spec's {@code end_version: -1}). */
+  OptionalLong longValue(String field) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return OptionalLong.empty();
+    }
+    if (!(value instanceof Integer || value instanceof Long)) {
+      throw wrongType(field, "an integer");
+    }
+    return OptionalLong.of(((Number) value).longValue());
+  }
+
+  /** An array of JSON objects, each read as a body of its own. */
+  Optional<List<JsonBody>> objectList(String field) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return Optional.empty();
+    }
+    if (!(value instanceof JsonArray array)) {
+      throw wrongType(field, "an array of objects");
+    }
+    List<JsonBody> out = new ArrayList<>(array.size());
+    for (Object item : array) {
+      if (!(item instanceof JsonObject object)) {
+        throw wrongType(field, "an array of objects");
+      }
+      out.add(new JsonBody(object));
+    }
+    return Optional.of(List.copyOf(out));
+  }
+
   Optional<List<String>> stringList(String field) {
     Object value = json.getValue(field);
     if (value == null) {

@@ -10,6 +10,7 @@ import dev.lancecommit.coordinator.namespace.Catalog;
 import io.micrometer.core.instrument.Counter;
 import dev.lancecommit.coordinator.refs.Branches;
 import dev.lancecommit.coordinator.refs.Tags;
+import dev.lancecommit.coordinator.retention.VersionRecords;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -103,6 +104,8 @@ public final class RestServer {
     new TagRoutes(catalog, stores.map(s -> new Tags(s, options.refLocks(), Clock.systemUTC())), blocking, access)
         .mount(r);
     new BranchRoutes(catalog, branches, blocking, access).mount(r);
+    new VersionDeleteRoute(catalog, stores.map(s -> new VersionRecords(s, options.refLocks(), options.removalLog())),
+        blocking, access).mount(r);
     new SemanticTypesUpgradeRoute(catalog,
         stores.map(s -> new SemanticTypesUpgrade(commitService, s)), blocking, access)
         .mount(r);

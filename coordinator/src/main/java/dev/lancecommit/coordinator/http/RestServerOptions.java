@@ -4,12 +4,14 @@ import dev.lancecommit.coordinator.auth.AccessControl;
 import dev.lancecommit.coordinator.credentials.CredentialVendor;
 import dev.lancecommit.coordinator.observe.Readiness;
 import dev.lancecommit.coordinator.refs.RefLocks;
+import dev.lancecommit.coordinator.retention.RemovalLog;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.events.TableEventPublisher;
 import dev.lancecommit.events.tracing.Telemetry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
+import java.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -34,7 +36,8 @@ import java.util.function.Supplier;
  * {@code lance_auth_failures_total} is counted (default: nowhere). {@code readiness}: what {@code GET /readyz} reports
  * (default: no checks, always ready). {@code metrics}: the Prometheus exposition {@code GET /metrics} serves; absent
  * (the default), there is no such route. {@code refLocks}: the per-table permits tag, branch and version-record
- * changes take ({@link RefLocks}); share one with the retention cleanup (a new one by default).
+ * changes take ({@link RefLocks}), and {@code removalLog}, when version records were deleted ({@link RemovalLog});
+ * share both with the retention cleanup (new ones by default).
  */
 public final class RestServerOptions {
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
@@ -52,6 +55,7 @@ public final class RestServerOptions {
   private final Readiness readiness;
   private final Supplier<String> metrics;
   private final RefLocks refLocks;
+  private final RemovalLog removalLog;
 
   private RestServerOptions(Builder builder) {
     this.openTelemetry = builder.openTelemetry;
@@ -67,6 +71,7 @@ public final class RestServerOptions {
     this.tableEvents = builder.tableEvents;
     this.eventsStatus = builder.eventsStatus;
     this.refLocks = builder.refLocks;
+    this.removalLog = builder.removalLog;
   }
 
   public static RestServerOptions defaults() {
@@ -130,6 +135,10 @@ public final class RestServerOptions {
     return refLocks;
   }
 
+  public RemovalLog removalLog() {
+    return removalLog;
+  }
+
   public static final class Builder {
     private long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
     private Executor blockingExecutor;
@@ -144,6 +153,7 @@ public final class RestServerOptions {
     private Readiness readiness = new Readiness();
     private Supplier<String> metrics;
     private RefLocks refLocks = new RefLocks();
+    private RemovalLog removalLog = new RemovalLog(Clock.systemUTC());
 
     private Builder() {}
 
@@ -217,6 +227,12 @@ public final class RestServerOptions {
     /** The per-table permits of ref and version-record changes; share the retention cleanup's. */
     public Builder refLocks(RefLocks refLocks) {
       this.refLocks = Objects.requireNonNull(refLocks, "refLocks");
+      return this;
+    }
+
+    /** When version records were deleted; share the retention cleanup's. */
+    public Builder removalLog(RemovalLog removalLog) {
+      this.removalLog = Objects.requireNonNull(removalLog, "removalLog");
       return this;
     }
 

@@ -10,7 +10,6 @@ final class UnsupportedRoutes {
 
   private static final List<Operation> OPERATIONS = List.of(
       new Operation(HttpMethod.POST, "/v1/table/:id/schema_metadata/update", "UpdateTableSchemaMetadata"),
-      new Operation(HttpMethod.POST, "/v1/table/:id/version/delete", "BatchDeleteTableVersions"),
       new Operation(HttpMethod.POST, "/v1/table/version/batch-create", "BatchCreateTableVersions"),
       new Operation(HttpMethod.POST, "/v1/table/batch-commit", "BatchCommitTables"),
       new Operation(HttpMethod.POST, "/v1/table/:id/alter_columns", "AlterTableAlterColumns"),

@@ -42,7 +42,7 @@ class ServerBehaviourTest extends RestServerFixture {
     assertThat(post("/v1/table/version/batch-create", "{}").error(501, 0).getString("error"))
         .contains("BatchCreateTableVersions");
     assertThat(post("/v1/transaction/x/alter", "{}").error(501, 0).getString("error")).contains("AlterTransaction");
-    assertThat(UnsupportedRoutes.operationIds()).hasSize(27).doesNotHaveDuplicates();
+    assertThat(UnsupportedRoutes.operationIds()).hasSize(26).doesNotHaveDuplicates();
     assertThat(snapshot()).isEmpty();
   }
 
