@@ -11,9 +11,10 @@ import dev.lancecommit.coordinator.commit.LaneCommitService;
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.format.pb.Transaction;
-import dev.lancecommit.testing.lance.LanceProtos;
+import dev.lancecommit.client.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
-import dev.lancecommit.testing.lance.TransactionFactory;
+import dev.lancecommit.client.lance.TransactionFactory;
+import dev.lancecommit.testing.lance.TestIndexes;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -137,7 +138,7 @@ class RestoreAndStatsRoutesTest extends LaneServerFixture {
     try (Dataset ds = lance.open()) {
       ds.delete("id < 2"); // stock Lance writes a deletion file: version 4
     }
-    commit(TransactionFactory.createIndex(4, List.of(TransactionFactory.btreeIndex("id_idx", List.of(0), 4,
+    commit(TransactionFactory.createIndex(4, List.of(TestIndexes.btreeIndex("id_idx", List.of(0), 4,
         List.of(0, 1, 2))), List.of()));
     JsonObject stats = post("/v1/table/ns$t/stats", "{}").ok();
     long dataBytes;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancecommit.format.pb.Transaction;
-import dev.lancecommit.testing.lance.LanceProtos;
+import dev.lancecommit.client.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
-import dev.lancecommit.testing.lance.TransactionFactory;
+import dev.lancecommit.client.lance.TransactionFactory;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.List;

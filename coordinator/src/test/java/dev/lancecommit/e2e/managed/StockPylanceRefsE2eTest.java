@@ -7,9 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lancecommit.coordinator.Coordinator;
 import dev.lancecommit.coordinator.CoordinatorConfig;
 import dev.lancecommit.e2e.CommitApi;
-import dev.lancecommit.testing.lance.LanceProtos;
+import dev.lancecommit.testing.PythonClients;
+import dev.lancecommit.client.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
-import dev.lancecommit.testing.lance.TransactionFactory;
+import dev.lancecommit.client.lance.TransactionFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,9 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Stock pylance ({@link PythonClients#PYLANCE}) sees the tags and branches the coordinator makes, where Lance keeps
- * them: {@code ds.tags}, a checkout of a tag, {@code ds.branches} and a checkout of a branch, through
- * {@code src/test/resources/python/refs_client.py}; and the coordinator reads back a tag pylance made.
+ * Stock pylance (the version pinned in clients/python/requirements-test.txt) sees the tags and branches the
+ * coordinator makes, where Lance keeps them: {@code ds.tags}, a checkout of a tag, {@code ds.branches} and a checkout
+ * of a branch, through {@code src/test/resources/python/refs_client.py}; and the coordinator reads back a tag pylance
+ * made.
  */
 class StockPylanceRefsE2eTest {
   private static final List<String> ID = List.of("py", "refs");
