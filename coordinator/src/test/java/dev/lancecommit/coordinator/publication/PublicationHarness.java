@@ -92,7 +92,7 @@ final class PublicationHarness implements AutoCloseable {
 
   Publication startPublication(PublicationConfig config) {
     return Publication.start(config, bootstrap, kafkaPublisher(), stores::resolve,
-        new CatalogTableSource(catalog));
+        new CatalogTableSource(catalog, stores::resolve));
   }
 
   TableRef declareTable(String namespace, String name) {
@@ -113,8 +113,9 @@ final class PublicationHarness implements AutoCloseable {
         .join();
   }
 
+  /** The versions of the table's branch ({@code tree/{branch}} for a branch). */
   TableOperations storage(TableRef table) {
-    return TableOperations.of(stores.resolve(table.location()));
+    return TableOperations.of(stores.resolve(table.branchRoot()));
   }
 
   Transaction create() {

@@ -11,6 +11,8 @@ import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.coordinator.commit.CommitResult;
 import dev.lancecommit.coordinator.commit.CommitEventSink;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
+import dev.lancecommit.coordinator.refs.Branches;
+import dev.lancecommit.coordinator.refs.RefLocks;
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.table.TableOperations;
@@ -29,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.ForkJoinPool;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -209,6 +212,41 @@ class ReconcilerTest {
     assertThat(events).extracting(CommitEvent::version).containsExactly(3L, 4L, 5L, 6L);
     assertThat(events).extracting(CommitEvent::governed).containsExactly(false, false, false, true);
     assertThat(harness.progressOnKafka(config)).containsEntry(table.tableUuid(), 6L);
+  }
+
+  @Test
+  void aBranchIsPublishedAsAStreamOfItsOwnAndVersionsWrittenAroundItAreReconciled() {
+    PublicationConfig config = harness.config().build();
+    TableRef table = harness.declareTable("lake", "branched");
+    Publication publication = harness.startPublication(config);
+    LaneCommitService commits = harness.commitService(publication.outbox());
+    commit(commits, table, harness.create());
+    commit(commits, table, harness.append(1));
+    Branches branches = new Branches(harness.stores::resolve, commits, new RefLocks(), ForkJoinPool.commonPool(),
+        java.time.Clock.systemUTC());
+    branches.create(table, "dev", null, java.util.OptionalLong.of(1), "alice").join(); // dev@1, the Clone
+    TableRef dev = table.onBranch("dev");
+    long around = harness.writeAround(dev, PublicationHarness.ROGUE_WRITER); // dev@2, around the coordinator
+    assertThat(around).isEqualTo(2);
+    commit(commits, dev, harness.append(2)); // dev@3, through the branch's lane: the outbox waits for dev@2
+    commit(commits, table, harness.append(2)); // main@3
+
+    publication.reconciler().reconcileAllNow(WAIT);
+    assertThat(harness.awaitEvents(table, 6)).hasSize(6);
+    publication.close();
+
+    List<CommitEvent> events = harness.events(table);
+    assertThat(events.stream().filter(e -> e.branch() == null)).extracting(CommitEvent::id)
+        .containsExactly(table.tableUuid() + ":1", table.tableUuid() + ":2", table.tableUuid() + ":3");
+    List<CommitEvent> onDev = events.stream().filter(e -> "dev".equals(e.branch())).toList();
+    assertThat(onDev).extracting(CommitEvent::id).containsExactly(table.tableUuid() + "@dev:1",
+        table.tableUuid() + "@dev:2", table.tableUuid() + "@dev:3");
+    assertThat(onDev).extracting(CommitEvent::operation).containsExactly("Clone", "Append", "Append");
+    assertThat(onDev).extracting(CommitEvent::governed).containsExactly(true, false, true);
+    assertThat(onDev).allMatch(e -> e.manifestPath().contains("/tree/dev/_versions/"));
+    assertThat(onDev).allMatch(e -> e.location().equals(table.location()));
+    assertThat(harness.progressOnKafka(config)).containsEntry(table.tableUuid(), 3L)
+        .containsEntry(table.tableUuid() + "@dev", 3L);
   }
 
   @Test
