@@ -54,6 +54,17 @@ final class ArrowSchemaJson {
     return schema;
   }
 
+  /** The {@code JsonArrowDataType} of one field of {@code schema} (its children included). */
+  static JsonObject dataType(List<Field> schema, Field field) {
+    Map<Integer, List<Field>> children = new LinkedHashMap<>();
+    for (Field f : schema) {
+      if (f.getParentId() >= 0) {
+        children.computeIfAbsent(f.getParentId(), k -> new ArrayList<>()).add(f);
+      }
+    }
+    return type(field.getLogicalType(), children.getOrDefault(field.getId(), List.of()), children);
+  }
+
   private static JsonObject field(Field field, Map<Integer, List<Field>> children) {
     JsonObject out = new JsonObject()
         .put("name", field.getName())

@@ -28,6 +28,7 @@ import dev.lancecommit.coordinator.storage.StoreUnavailableException;
 import dev.lancecommit.coordinator.table.CommitStateUnknownException;
 import dev.lancecommit.coordinator.table.VersionNotFoundException;
 import dev.lancecommit.rules.InvalidTransactionException;
+import dev.lancecommit.rules.ColumnNotFoundException;
 import dev.lancecommit.rules.SchemaContractException;
 import dev.lancecommit.format.UnsupportedFeatureException;
 import dev.lancecommit.rules.UnsupportedOperationTypeException;
@@ -77,6 +78,9 @@ public final class ErrorMapper {
     if (t instanceof SchemaContractException e) {
       return new ApiException(400, ErrorCode.TABLE_SCHEMA_VALIDATION_ERROR, e.getMessage(),
           e.getMessage() + " (field " + e.fieldPath() + ")");
+    }
+    if (t instanceof ColumnNotFoundException) {
+      return new ApiException(404, ErrorCode.TABLE_COLUMN_NOT_FOUND, t.getMessage(), t.getMessage());
     }
     if (t instanceof NamespaceNotFoundException) {
       return new ApiException(404, ErrorCode.NAMESPACE_NOT_FOUND, t.getMessage(), t.getMessage());

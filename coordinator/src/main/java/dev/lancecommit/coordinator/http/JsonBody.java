@@ -146,6 +146,82 @@ final class JsonBody {
     return out;
   }
 
+  /** The objects of an array field, each as a body of its own; empty when absent. */
+  List<JsonBody> objectList(String field) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return List.of();
+    }
+    if (!(value instanceof JsonArray array)) {
+      throw wrongType(field, "an array of objects");
+    }
+    List<JsonBody> out = new ArrayList<>();
+    for (int i = 0; i < array.size(); i++) {
+      if (!(array.getValue(i) instanceof JsonObject object)) {
+        throw wrongType(field + "[" + i + "]", "an object");
+      }
+      out.add(new JsonBody(object));
+    }
+    return out;
+  }
+
+  /** An object field as a body of its own. */
+  Optional<JsonBody> object(String field) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return Optional.empty();
+    }
+    if (!(value instanceof JsonObject object)) {
+      throw wrongType(field, "an object");
+    }
+    return Optional.of(new JsonBody(object));
+  }
+
+  /** An object of string-or-null values; a null value is an empty Optional. */
+  Map<String, Optional<String>> nullableStringMap(String field) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return Map.of();
+    }
+    if (!(value instanceof JsonObject object)) {
+      throw wrongType(field, "an object of string or null values");
+    }
+    Map<String, Optional<String>> out = new LinkedHashMap<>();
+    for (String key : object.fieldNames()) {
+      Object v = object.getValue(key);
+      if (v != null && !(v instanceof String)) {
+        throw wrongType(field + "." + key, "a string or null");
+      }
+      out.put(key, Optional.ofNullable((String) v));
+    }
+    return out;
+  }
+
+  /** Whether the field is present (null included). */
+  boolean has(String field) {
+    return json.containsKey(field);
+  }
+
+  /** The body itself as a map of strings (a spec operation whose REST body is a bare map). */
+  Map<String, String> asStringMap() {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Map.Entry<String, Object> entry : json) {
+      if (!(entry.getValue() instanceof String s)) {
+        throw wrongType(entry.getKey(), "a string");
+      }
+      out.put(entry.getKey(), s);
+    }
+    return out;
+  }
+
+  JsonObject json() {
+    return json;
+  }
+
+  static JsonBody of(JsonObject json) {
+    return new JsonBody(json);
+  }
+
   private static ApiException wrongType(String field, String expected) {
     return ApiException.invalidInput("Field '" + field + "' must be " + expected);
   }

@@ -5,6 +5,7 @@ import dev.lancecommit.coordinator.auth.PermissionDeniedException;
 import dev.lancecommit.coordinator.commit.CommitService;
 import dev.lancecommit.coordinator.commit.CreateTableVersion;
 import dev.lancecommit.coordinator.commit.RestoreTable;
+import dev.lancecommit.coordinator.commit.SchemaChange;
 import dev.lancecommit.coordinator.commit.SemanticTypesUpgrade;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import io.micrometer.core.instrument.Counter;
@@ -109,6 +110,8 @@ public final class RestServer {
     new SemanticTypesUpgradeRoute(catalog,
         stores.map(s -> new SemanticTypesUpgrade(commitService, s)), blocking, access)
         .mount(r);
+    new SchemaRoutes(catalog, stores.map(s -> new SchemaChange(commitService, s)),
+        blocking, access).mount(r);
     UnsupportedRoutes.mount(r);
     r.route().failureHandler(this::renderFailure);
     r.errorHandler(404, ctx -> Responses.error(ctx,
