@@ -3,6 +3,8 @@ package dev.lancecommit.coordinator;
 import dev.lancecommit.coordinator.auth.AuthConfig;
 import dev.lancecommit.coordinator.commit.CommitEventSink;
 import dev.lancecommit.coordinator.commit.CommitSettings;
+import dev.lancecommit.coordinator.batch.BatchCoordinator;
+import dev.lancecommit.coordinator.batch.PendingBatches;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
 import dev.lancecommit.coordinator.credentials.CredentialVendor;
 import dev.lancecommit.coordinator.http.MetricsServer;
@@ -118,7 +120,11 @@ public final class Coordinator implements AutoCloseable {
       storeProbe.start();
       Readiness readiness = new Readiness().add("store", storeProbe::check);
 
-      Catalog catalog = new Catalog(warehouse);
+      // Versions of atomic batches recorded but not finished (a coordinator died in the middle) are hidden from
+      // namespace readers and the reconciler before anything starts; they are completed once the lanes exist.
+      PendingBatches pendingBatches = new PendingBatches();
+      BatchCoordinator.Unfinished unfinished = BatchCoordinator.hideUnfinished(warehouse, pendingBatches);
+      Catalog catalog = new Catalog(warehouse, Catalog.DEFAULT_CACHE_TTL, Clock.systemUTC(), pendingBatches);
       PublicationConfig publicationConfig = config.publicationConfig();
       String topic = publicationConfig.eventsTopic();
       String bootstrap = startKafka(config, resources);
@@ -136,9 +142,10 @@ public final class Coordinator implements AutoCloseable {
         // Commits are answered once their manifest lands; the outbox publishes in version order per table and the
         // reconciler republishes whatever storage holds that Kafka does not (crashes, writers bypassing us). Start
         // does not wait for Kafka: the topics are ensured and the progress loaded in the background.
+        CatalogTableSource catalogTables = new CatalogTableSource(catalog, stores::resolve);
         Publication started = Publication.start(publicationConfig, bootstrap,
-            observability.tracedPublisher(kafka, topic),
-            stores::resolve, new CatalogTableSource(catalog, stores::resolve));
+            observability.tracedPublisher(kafka, topic), stores::resolve,
+            () -> catalogTables.tables().stream().filter(t -> !pendingBatches.hides(t)).toList());
         resources.push(started);
         events = started.outbox();
         eventsStatus = () -> started.ready() ? "publishing"
@@ -175,6 +182,11 @@ public final class Coordinator implements AutoCloseable {
       readiness.add("commits", () -> takingCommits.get()
           ? new Readiness.Check(Readiness.Check.UP, true, "commit lanes running")
           : new Readiness.Check("down", true, "shutting down"));
+      BatchCoordinator batches = new BatchCoordinator(commits, warehouse, pendingBatches, workers, Clock.systemUTC(),
+          config.get(CoordinatorConfig.BATCH_APPLY_ATTEMPTS), config.get(CoordinatorConfig.BATCH_RECORD_RETENTION_MS),
+          config.get(CoordinatorConfig.BATCH_TEST_APPLY_PAUSE_MS));
+      resources.push(batches);
+      batches.completeUnfinished(unfinished); // roll forward before the REST server answers anyone
       TableEventPublisher tableEvents = TableEventPublisher.noop();
       if (publication != null) {
         // Table events wait in the warehouse until Kafka acknowledges them; the ones left from an outage or a crash
@@ -207,6 +219,7 @@ public final class Coordinator implements AutoCloseable {
           .tableEvents(tableEvents)
           .credentialVendor(vendor)
           .tableStorage(stores::resolve)
+          .batches(batches)
           .eventsStatus(eventsStatus)
           .openTelemetry(observability.openTelemetry())
           .meterRegistry(observability.registry())

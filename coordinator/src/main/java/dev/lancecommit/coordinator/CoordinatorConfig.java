@@ -87,6 +87,15 @@ public final class CoordinatorConfig {
       "Read-backs and create retries for a manifest write whose outcome is unknown before answering 503/17.");
   public static final ConfigKey<Integer> COMMIT_RECENT_TRANSACTIONS = KEYS.integer("commit.recent-transactions",
       1024, atLeast(0), "Transactions of recent versions each lane keeps in memory for conflict checks.");
+  public static final ConfigKey<Integer> BATCH_APPLY_ATTEMPTS = KEYS.integer("batch.apply-attempts", 10, atLeast(1),
+      "Attempts to write a member version of a recorded atomic batch (BatchCreateTableVersions, BatchCommitTables) "
+          + "while the store fails, before the request is answered 503 and the batch is completed in the background.");
+  public static final ConfigKey<Duration> BATCH_RECORD_RETENTION_MS = KEYS.millis("batch.record-retention.ms",
+      86_400_000, atLeast(0), "How long the record of a finished atomic batch is kept under _catalog/batches/ in "
+          + "the warehouse (removed at the next start after that).");
+  public static final ConfigKey<Duration> BATCH_TEST_APPLY_PAUSE_MS = KEYS.millis("batch.test.apply-pause.ms", 0,
+      atLeast(0), "Testing only: a pause between writing two member versions of an atomic batch, so a fault test "
+          + "can kill the coordinator between the batch record and the last version. Leave at 0.");
   public static final ConfigKey<Duration> COMMIT_LANE_IDLE_TIMEOUT_MS = KEYS.millis("commit.lane-idle-timeout.ms",
       600_000, atLeast(1), "A lane idle this long is dropped and rebuilt from storage on the next commit.");
   public static final ConfigKey<String> COMMIT_MANIFEST_NAMING = KEYS.string("commit.manifest-naming",

@@ -64,8 +64,10 @@ final class CommitLane {
   private final Executor executor;
   private final Clock clock;
 
-  private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+  private final ArrayDeque<Turn> queue = new ArrayDeque<>();
   private boolean draining;
+  /** A {@link LaneHold} has its turn: nothing else is applied until it is released. */
+  private boolean held;
 
   CommitLane(
       TableRef table,
@@ -88,20 +90,35 @@ final class CommitLane {
   CompletableFuture<CommitResult> submit(TableRef table, CommitRequest request,
       CommitObserver.Observation observation) {
     Pending pending = new Pending(table, request, new CompletableFuture<>(), observation);
+    enqueue(pending, table);
+    return pending.result();
+  }
+
+  /**
+   * Takes a turn on the lane for work that must see the table still while it decides ({@link LaneHold}: an atomic
+   * batch checks its member here, then writes it or not): the future completes once every commit queued before is
+   * done, and nothing queued after is applied until the hold is released.
+   */
+  CompletableFuture<LaneHold> hold(TableRef table) {
+    HoldTurn turn = new HoldTurn(table, new CompletableFuture<>());
+    enqueue(turn, table);
+    return turn.granted();
+  }
+
+  private void enqueue(Turn turn, TableRef table) {
     boolean startDrain;
     synchronized (queue) {
       if (queue.size() >= settings.maxQueuedPerTable()) {
         throw new CommitThrottledException(
             "Table " + table.joinedId() + " has " + queue.size() + " commits queued; retry later");
       }
-      queue.add(pending);
-      startDrain = !draining;
-      draining = true;
+      queue.add(turn);
+      startDrain = !draining && !held;
+      draining |= startDrain;
     }
     if (startDrain) {
       executor.execute(this::drain);
     }
-    return pending.result();
   }
 
   /** Commits waiting behind the one being applied. */
@@ -113,21 +130,45 @@ final class CommitLane {
 
   private void drain() {
     while (true) {
-      Pending next;
+      Turn next;
       synchronized (queue) {
-        next = queue.poll();
+        next = held ? null : queue.poll();
         if (next == null) {
           draining = false;
           return;
         }
+        if (next instanceof HoldTurn) {
+          held = true;
+        }
       }
+      if (next instanceof HoldTurn turn) {
+        turn.granted().completeAsync(() -> new LaneHold(this, turn.table()), executor);
+        continue; // the loop ends: the lane is held
+      }
+      Pending pending = (Pending) next;
       try {
-        process(next);
+        process(pending);
       } catch (Throwable t) {
-        next.result().completeExceptionally(t);
+        pending.result().completeExceptionally(t);
       } finally {
-        next.observation().leftLane();
+        pending.observation().leftLane();
       }
+    }
+  }
+
+  /** Ends a hold: what queued behind it is applied now. */
+  void release() {
+    boolean startDrain;
+    synchronized (queue) {
+      if (!held) {
+        return;
+      }
+      held = false;
+      startDrain = !draining && !queue.isEmpty();
+      draining |= startDrain;
+    }
+    if (startDrain) {
+      executor.execute(this::drain);
     }
   }
 
@@ -141,9 +182,36 @@ final class CommitLane {
       processClone(pending, txn);
       return;
     }
-    boolean reloaded = false;
     for (int attempt = 1; ; attempt++) {
       observation.phase(CommitPhase.CHECKS);
+      Built built = build(pending.request(), txn, kind, observation);
+      if (built instanceof Built.AlreadyCommitted already) {
+        answerAlreadyCommitted(pending, txn, kind, already.version(), already.current());
+        return;
+      }
+      Built.Ready ready = (Built.Ready) built;
+      observation.phase(CommitPhase.STORAGE_WRITE);
+      if (write(ready) instanceof CommitOutcome.Taken) {
+        if (attempt >= settings.maxRebuildAttempts()) {
+          throw new CommitConflictException(
+              true, ready.version(), "unknown", "contention",
+              "Version " + ready.version() + " was taken by another writer " + attempt + " times in a row; retry later");
+        }
+        continue; // someone else committed: the next pass reloads and checks against what landed
+      }
+      handOverThenAnswer(pending, event(ready, pending.table(), pending.request().actor()), result(ready));
+      return;
+    }
+  }
+
+  /**
+   * Checks {@code txn} against the table as the lane knows it and builds the next version; nothing is written but
+   * the deletion files of a server-side rebase (unreferenced until a version names them).
+   */
+  Built build(CommitRequest request, Transaction txn, OperationKind kind,
+      CommitObserver.Observation observation) {
+    boolean reloaded = false;
+    while (true) {
       TableSnapshot current = ops.current();
       if (txn.getReadVersion() > current.latestVersion() && !reloaded) {
         // The writer may have seen a version written around the coordinator that this lane has not: look once.
@@ -173,15 +241,14 @@ final class CommitLane {
             + "older versions were cleaned up); rebuild the transaction on version " + current.latestVersion());
       }
       List<CommittedTransaction> since = ops.committedSince(current, txn.getReadVersion());
-      if (pending.request().rebaseOverAppendsOnly()) {
+      if (request.rebaseOverAppendsOnly()) {
         requireOnlyAppends(txn, since);
       }
-      RebaseInputs inputs = rebaseInputs(pending.request(), txn, kind, since, current);
+      RebaseInputs inputs = rebaseInputs(request, txn, kind, since, current);
       ConflictOutcome outcome = ConflictResolver.checkAll(txn, since, inputs);
       switch (outcome.kind()) {
         case ALREADY_COMMITTED -> {
-          answerAlreadyCommitted(pending, txn, kind, outcome.theirVersion(), current);
-          return;
+          return new Built.AlreadyCommitted(outcome.theirVersion(), current);
         }
         case RETRYABLE, INCOMPATIBLE -> throw outcome.toException();
         case REBASE, COMPATIBLE -> { }
@@ -210,23 +277,49 @@ final class CommitLane {
       TableState next = buildNext(current, recorded, kind, ctx);
       NextVersion prepared = NextVersion.of(version, scheme, next, recorded);
       // Built, nothing written yet: checks of the files the version names belong here.
+      return new Built.Ready(current, prepared, txn, kind);
+    }
+  }
 
-      observation.phase(CommitPhase.STORAGE_WRITE);
-      if (ops.commit(current, prepared) instanceof CommitOutcome.Taken) {
-        if (attempt >= settings.maxRebuildAttempts()) {
-          throw new CommitConflictException(
-              true, version, "unknown", "contention",
-              "Version " + version + " was taken by another writer " + attempt + " times in a row; retry later");
-        }
-        continue; // someone else committed: the next pass reloads and checks against what landed
-      }
-      String manifestUri = ops.manifestUri(version, scheme);
-      CommitResult result =
-          new CommitResult(version, txn.getReadVersion(), txn.getUuid(), manifestUri, kind.lanceName());
-      CommitEvent event = CommitEventFactory.committed(pending.table(), current.latest(), next, txn, kind, manifestUri,
-          pending.request().actor(), clock.instant());
-      handOverThenAnswer(pending, event, result);
-      return;
+  /** Writes a built version (the one put-if-absent); Taken when another writer holds its number. */
+  CommitOutcome write(Built.Ready ready) {
+    return ops.commit(ready.base(), ready.next());
+  }
+
+  CommitResult result(Built.Ready ready) {
+    Transaction txn = ready.transaction();
+    return new CommitResult(ready.version(), txn.getReadVersion(), txn.getUuid(),
+        ops.manifestUri(ready.version(), ready.next().scheme()), ready.kind().lanceName());
+  }
+
+  CommitEvent event(Built.Ready ready, TableRef table, String actor) {
+    return CommitEventFactory.committed(table, ready.base().latest(), ready.next().state(), ready.transaction(),
+        ready.kind(), ops.manifestUri(ready.version(), ready.next().scheme()), actor, clock.instant());
+  }
+
+  /** The event of a version that landed earlier (an idempotent resubmit, a batch rolled forward). */
+  CommitEvent eventOfLanded(TableRef table, long version, OperationKind kind, String actor, TableSnapshot current) {
+    ManifestNaming.Scheme scheme = current.scheme();
+    ManifestFile landed = ops.readManifest(version, scheme).orElseThrow();
+    // Nothing before the table's first version: it was created (at 1, or at its source's version by a Clone).
+    TableState previous = version - 1 < Math.max(1, current.firstVersion()) ? null
+        : ops.readManifest(version - 1, scheme).map(ManifestFile::tableState).orElse(null);
+    return CommitEventFactory.committed(table, previous, landed.tableState(), ops.transactionOf(landed), kind,
+        ops.manifestUri(version, scheme), actor, clock.instant());
+  }
+
+  CommitResult resultOfLanded(Transaction txn, OperationKind kind, long version, TableSnapshot current) {
+    return new CommitResult(version, txn.getReadVersion(), txn.getUuid(), ops.manifestUri(version, current.scheme()),
+        kind.lanceName());
+  }
+
+  /** Hands an event to the sink; a failure is logged, never raised (the reconciler publishes from storage). */
+  void handOver(CommitEvent event) {
+    try {
+      events.accept(event);
+    } catch (RuntimeException e) {
+      LOG.error("The event of version {} of table {} was not handed over; the reconciler will publish it",
+          event.version(), table.joinedId(), e);
     }
   }
 
@@ -349,33 +442,23 @@ final class CommitLane {
   private void answerAlreadyCommitted(
       Pending pending, Transaction txn, OperationKind kind, long version, TableSnapshot current) {
     pending.observation().alreadyCommitted();
-    ManifestNaming.Scheme scheme = current.scheme();
-    String manifestUri = ops.manifestUri(version, scheme);
-    CommitResult result =
-        new CommitResult(version, txn.getReadVersion(), txn.getUuid(), manifestUri, kind.lanceName());
     // The first answer may have been lost together with its event: publish again; consumers drop the duplicate.
-    ManifestFile landed = ops.readManifest(version, scheme).orElseThrow();
-    // Nothing before the table's first version: it was created (at 1, or at its source's version by a Clone).
-    TableState previous = version - 1 < Math.max(1, current.firstVersion()) ? null
-        : ops.readManifest(version - 1, scheme).map(ManifestFile::tableState).orElse(null);
-    CommitEvent event = CommitEventFactory.committed(pending.table(), previous, landed.tableState(),
-        ops.transactionOf(landed), kind, manifestUri, pending.request().actor(), clock.instant());
-    handOverThenAnswer(pending, event, result);
+    handOverThenAnswer(pending, eventOfLanded(pending.table(), version, kind, pending.request().actor(), current),
+        resultOfLanded(txn, kind, version, current));
   }
 
   private void handOverThenAnswer(Pending pending, CommitEvent event, CommitResult result) {
     pending.observation().phase(CommitPhase.EVENT_HANDOFF);
-    try {
-      events.accept(event.toBuilder().trace(pending.observation().trace()).build());
-    } catch (RuntimeException e) {
-      // The version landed whatever happens to its event: the reconciler publishes it from storage.
-      LOG.error("The event of version {} of table {} was not handed over; the reconciler will publish it",
-          result.version(), table.joinedId(), e);
-    }
+    handOver(event.toBuilder().trace(pending.observation().trace()).build()); // the version landed whatever happens
     // Answer from our executor: whatever is chained on the answer must not hold up the lane.
     pending.result().completeAsync(() -> result, executor);
   }
 
+  /** What waits in the lane's queue: a commit, or a {@link LaneHold}'s turn. */
+  private sealed interface Turn permits Pending, HoldTurn {}
+
   private record Pending(TableRef table, CommitRequest request, CompletableFuture<CommitResult> result,
-      CommitObserver.Observation observation) {}
+      CommitObserver.Observation observation) implements Turn {}
+
+  private record HoldTurn(TableRef table, CompletableFuture<LaneHold> granted) implements Turn {}
 }

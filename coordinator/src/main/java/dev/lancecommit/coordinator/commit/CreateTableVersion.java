@@ -221,13 +221,8 @@ public final class CreateTableVersion {
    * not move on.
    */
   public CompletableFuture<Long> commit(Staged staged, String actor) {
-    Transaction txn = staged.transaction;
-    long version = staged.request.version();
-    boolean exact = txn.getReadVersion() == version - 1;
-    boolean onLatest = exact && staged.request.appendsOnLatest() && txn.hasAppend();
-    CommitRequest request = new CommitRequest(txn.toByteArray(), Optional.empty(), !exact || onLatest, actor,
-        onLatest);
-    return commits.commit(staged.table, request)
+    boolean exact = staged.transaction.getReadVersion() == staged.request.version() - 1;
+    return commits.commit(staged.table, request(staged, actor))
         .handle((result, failure) -> {
           if (failure == null) {
             return result.version();
@@ -236,6 +231,17 @@ public final class CreateTableVersion {
               ? failure.getCause() : failure;
           throw new CompletionException(exact ? asVersionConflict(staged, cause) : cause);
         });
+  }
+
+  /**
+   * The commit of a staged transaction: rebase allowed only for one Lance already rebased on its side, or for an
+   * append staged on its read version of a table that opted into appends on the latest version.
+   */
+  public static CommitRequest request(Staged staged, String actor) {
+    Transaction txn = staged.transaction;
+    boolean exact = txn.getReadVersion() == staged.request.version() - 1;
+    boolean onLatest = exact && staged.request.appendsOnLatest() && txn.hasAppend();
+    return new CommitRequest(txn.toByteArray(), Optional.empty(), !exact || onLatest, actor, onLatest);
   }
 
   /**

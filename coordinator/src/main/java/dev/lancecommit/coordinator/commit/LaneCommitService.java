@@ -15,7 +15,7 @@ import java.util.function.Function;
  * Routes each commit to its table's lane, keyed by location, table uuid and branch (a rename keeps the lane; events
  * carry the id the catalog gives with each request). An idle lane is dropped and rebuilt from the store on the next commit.
  */
-public final class LaneCommitService implements CommitService {
+public final class LaneCommitService implements CommitService, TableLanes {
   private final Function<String, StorageLocation> stores;
   private final CommitSettings settings;
   private final CommitEventSink events;
@@ -65,15 +65,28 @@ public final class LaneCommitService implements CommitService {
   private CompletableFuture<CommitResult> submit(TableRef table, CommitRequest request,
       CommitObserver.Observation observation) {
     try {
-      // A dropped table re-declared at the same location is another table (another uuid): another lane. Each
-      // branch is a dataset of its own (rooted at tree/{branch}) with its own lane; its commits never touch main.
-      CommitLane lane = lanes.get(table.location() + "#" + table.streamKey(), key ->
-          new CommitLane(table, TableOperations.of(stores.apply(table.branchRoot()), new TableOperations.Options(
-              table.displayName(), settings.recentTransactions(), settings.ambiguousWriteAttempts(),
-              settings.newTableScheme())), stores, settings, events, executor, clock));
-      return lane.submit(table, request, observation);
+      return lane(table).submit(table, request, observation);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  @Override
+  public CompletableFuture<HeldLane> hold(TableRef table) {
+    try {
+      return lane(table).hold(table).thenApply(held -> held);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private CommitLane lane(TableRef table) {
+    // A dropped table re-declared at the same location is another table (another uuid): another lane. Each
+    // branch is a dataset of its own (rooted at tree/{branch}) with its own lane; its commits never touch main.
+    // (A held lane is in use: the idle timeout counts from its last access, and a hold is short.)
+    return lanes.get(table.location() + "#" + table.streamKey(), key ->
+        new CommitLane(table, TableOperations.of(stores.apply(table.branchRoot()), new TableOperations.Options(
+            table.displayName(), settings.recentTransactions(), settings.ambiguousWriteAttempts(),
+            settings.newTableScheme())), stores, settings, events, executor, clock));
   }
 }

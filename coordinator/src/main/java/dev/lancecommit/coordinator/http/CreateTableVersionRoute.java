@@ -60,20 +60,7 @@ final class CreateTableVersionRoute {
     // The commit service is called from the worker too: resolving a table's store may build a client.
     blocking.run(() -> {
       TableEntry entry = catalog.loadTable(request.id).orElseThrow(() -> new TableNotFoundException(request.id));
-      // On a branch, the staged manifest lies in the branch's own _versions/ (tree/{branch}/_versions/).
-      TableRef table = entry.toRef().onBranch(request.branch);
-      if (request.branch != null) {
-        branches.orElseThrow(() -> ApiException.unsupportedOption(OPERATION, "branch")).require(table);
-      }
-      StorePaths.StagedName staging = StorePaths.stagedManifestName(table.branchRoot(), request.manifestPath,
-          request.version);
-      if (request.scheme.isPresent() && staging.scheme() != request.scheme.get()) {
-        throw ApiException.invalidInput("Field 'naming_scheme' does not match the staged manifest's name",
-            "'" + staging.name() + "' is not named by scheme " + request.scheme.get());
-      }
-      CreateTableVersion.Staged staged = service.stage(table, new CreateTableVersion.Request(
-          staging.name(), request.manifestPath, request.version, request.size, staging.scheme(),
-          ManagedVersioning.appendsOnLatest(entry)));
+      CreateTableVersion.Staged staged = stage(service, entry, request, branches);
       CloneSourceAccess.require(access, caller, catalog, staged.transaction().toByteArray());
       return new Submitted(staged, service.commit(staged, caller.name()));
     }).compose(submitted -> Future.fromCompletionStage(submitted.version, ctx.vertx().getOrCreateContext())
@@ -82,7 +69,32 @@ final class CreateTableVersionRoute {
         .onFailure(ctx::fail);
   }
 
-  private static JsonObject json(CreateTableVersion.Created created) {
+  /**
+   * Reads and checks the staged manifest a request names; on a branch, the staged manifest lies in the branch's own
+   * _versions/ (tree/{branch}/_versions/). Blocking.
+   */
+  static CreateTableVersion.Staged stage(CreateTableVersion service, TableEntry entry, Request request,
+      Optional<Branches> branches) {
+    TableRef table = entry.toRef().onBranch(request.branch);
+    if (request.branch != null) {
+      branches.orElseThrow(() -> ApiException.unsupportedOption(OPERATION, "branch")).require(table);
+    }
+    StorePaths.StagedName staging = StorePaths.stagedManifestName(table.branchRoot(), request.manifestPath,
+        request.version);
+    if (request.scheme.isPresent() && staging.scheme() != request.scheme.get()) {
+      throw ApiException.invalidInput("Field 'naming_scheme' does not match the staged manifest's name",
+          "'" + staging.name() + "' is not named by scheme " + request.scheme.get());
+    }
+    return service.stage(table, new CreateTableVersion.Request(
+        staging.name(), request.manifestPath, request.version, request.size, staging.scheme(),
+        ManagedVersioning.appendsOnLatest(entry)));
+  }
+
+  static JsonObject tableVersion(CreateTableVersion.Created created) {
+    return json(created).getJsonObject("version");
+  }
+
+  static JsonObject json(CreateTableVersion.Created created) {
     JsonObject version = new JsonObject()
         .put("version", created.version())
         .put("manifest_path", StorePaths.of(created.manifestUri()))
@@ -96,10 +108,23 @@ final class CreateTableVersionRoute {
 
   private static Request parse(RoutingContext ctx) {
     JsonBody body = JsonBody.parse(ctx.body().buffer());
-    List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
-    String branch = BranchParam.of(ctx, body);
+    return parse(body, RequestIds.tableId(ctx, body.stringList("id")), OPERATION, BranchParam.of(ctx, body));
+  }
+
+  /**
+   * The fields of a batch's CreateTableVersionEntry for table {@code id}: a batch commits on main branches only (the
+   * batch record names tables, not branches).
+   */
+  static Request parse(JsonBody body, List<String> id, String operation) {
+    if (body.string("branch").isPresent()) {
+      throw ApiException.unsupportedOption(operation, "branch");
+    }
+    return parse(body, id, operation, null);
+  }
+
+  private static Request parse(JsonBody body, List<String> id, String operation, String branch) {
     if (!body.stringMap("metadata").isEmpty()) {
-      throw ApiException.unsupportedOption(OPERATION, "metadata");
+      throw ApiException.unsupportedOption(operation, "metadata");
     }
     OptionalLong version = body.nonNegativeLong("version");
     if (version.isEmpty() || version.getAsLong() < 1) {
@@ -121,7 +146,7 @@ final class CreateTableVersionRoute {
   }
 
   /** @param branch null for the main branch */
-  private record Request(List<String> id, long version, String manifestPath, OptionalLong size,
+  record Request(List<String> id, long version, String manifestPath, OptionalLong size,
       Optional<ManifestNaming.Scheme> scheme, String branch) {}
 
   private record Submitted(CreateTableVersion.Staged staged, CompletableFuture<Long> version) {}

@@ -28,6 +28,9 @@ import dev.lancecommit.coordinator.storage.StoreUnavailableException;
 import dev.lancecommit.coordinator.table.CommitStateUnknownException;
 import dev.lancecommit.coordinator.table.VersionNotFoundException;
 import dev.lancecommit.rules.InvalidTransactionException;
+import dev.lancecommit.coordinator.batch.BatchBrokenException;
+import dev.lancecommit.coordinator.batch.BatchMemberException;
+import dev.lancecommit.coordinator.batch.BatchPendingException;
 import dev.lancecommit.rules.ColumnNotFoundException;
 import dev.lancecommit.rules.SchemaContractException;
 import dev.lancecommit.format.UnsupportedFeatureException;
@@ -78,6 +81,20 @@ public final class ErrorMapper {
     if (t instanceof SchemaContractException e) {
       return new ApiException(400, ErrorCode.TABLE_SCHEMA_VALIDATION_ERROR, e.getMessage(),
           e.getMessage() + " (field " + e.fieldPath() + ")");
+    }
+    if (t instanceof BatchMemberException e) {
+      ApiException member = toApiException(e.getCause());
+      String which = "Batch member " + e.index() + " (table " + String.join("$", e.tableId()) + ")";
+      return new ApiException(member.httpStatus(), member.code(), which + ": " + member.error(),
+          which + " failed, so nothing of the batch was applied: " + member.detail());
+    }
+    if (t instanceof BatchPendingException e) {
+      LOG.warn("Batch {} pending: {}", e.batchId(), e.getMessage());
+      return new ApiException(503, ErrorCode.SERVICE_UNAVAILABLE, "Batch " + e.batchId() + " not settled yet",
+          e.getMessage());
+    }
+    if (t instanceof BatchBrokenException) {
+      return new ApiException(409, ErrorCode.INVALID_TABLE_STATE, "Batch could not be completed", t.getMessage());
     }
     if (t instanceof ColumnNotFoundException) {
       return new ApiException(404, ErrorCode.TABLE_COLUMN_NOT_FOUND, t.getMessage(), t.getMessage());

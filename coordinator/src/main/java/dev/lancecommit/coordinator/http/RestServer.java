@@ -110,6 +110,8 @@ public final class RestServer {
     new SemanticTypesUpgradeRoute(catalog,
         stores.map(s -> new SemanticTypesUpgrade(commitService, s)), blocking, access)
         .mount(r);
+    new BatchRoutes(catalog, options.batches(), stores.map(s -> new CreateTableVersion(commitService, s)), blocking,
+        access).mount(r);
     new SchemaRoutes(catalog, stores.map(s -> new SchemaChange(commitService, s)),
         blocking, access).mount(r);
     UnsupportedRoutes.mount(r);

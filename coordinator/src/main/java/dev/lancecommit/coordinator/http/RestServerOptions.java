@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator.http;
 
+import dev.lancecommit.coordinator.batch.BatchCoordinator;
 import dev.lancecommit.coordinator.auth.AccessControl;
 import dev.lancecommit.coordinator.credentials.CredentialVendor;
 import dev.lancecommit.coordinator.observe.Readiness;
@@ -47,6 +48,7 @@ public final class RestServerOptions {
   private final AccessControl accessControl;
   private final CredentialVendor credentialVendor;
   private final Function<String, StorageLocation> tableStorage;
+  private final BatchCoordinator batches;
   private final boolean managedVersioningByDefault;
   private final TableEventPublisher tableEvents;
   private final Supplier<String> eventsStatus;
@@ -67,6 +69,7 @@ public final class RestServerOptions {
     this.accessControl = builder.accessControl;
     this.credentialVendor = builder.credentialVendor;
     this.tableStorage = builder.tableStorage;
+    this.batches = builder.batches;
     this.managedVersioningByDefault = builder.managedVersioningByDefault;
     this.tableEvents = builder.tableEvents;
     this.eventsStatus = builder.eventsStatus;
@@ -96,6 +99,11 @@ public final class RestServerOptions {
 
   public Optional<CredentialVendor> credentialVendor() {
     return Optional.ofNullable(credentialVendor);
+  }
+
+  /** The atomic multi-table commits (BatchCreateTableVersions, BatchCommitTables); empty: they answer 501. */
+  public Optional<BatchCoordinator> batches() {
+    return Optional.ofNullable(batches);
   }
 
   public Optional<Function<String, StorageLocation>> tableStorage() {
@@ -145,6 +153,7 @@ public final class RestServerOptions {
     private AccessControl accessControl = AccessControl.disabled();
     private CredentialVendor credentialVendor;
     private Function<String, StorageLocation> tableStorage;
+    private BatchCoordinator batches;
     private boolean managedVersioningByDefault;
     private TableEventPublisher tableEvents = TableEventPublisher.noop();
     private Supplier<String> eventsStatus = () -> "disabled";
@@ -203,6 +212,11 @@ public final class RestServerOptions {
     }
 
     /** Resolves a table location to its store and key, e.g. {@code ObjectStores::resolve}; null disables it. */
+    public Builder batches(BatchCoordinator batches) {
+      this.batches = batches;
+      return this;
+    }
+
     public Builder tableStorage(Function<String, StorageLocation> tableStorage) {
       this.tableStorage = tableStorage;
       return this;

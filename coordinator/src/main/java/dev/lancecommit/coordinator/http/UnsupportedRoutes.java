@@ -9,8 +9,6 @@ final class UnsupportedRoutes {
   private record Operation(HttpMethod method, String path, String operationId) {}
 
   private static final List<Operation> OPERATIONS = List.of(
-      new Operation(HttpMethod.POST, "/v1/table/version/batch-create", "BatchCreateTableVersions"),
-      new Operation(HttpMethod.POST, "/v1/table/batch-commit", "BatchCommitTables"),
       new Operation(HttpMethod.POST, "/v1/table/:id/insert", "InsertIntoTable"),
       new Operation(HttpMethod.POST, "/v1/table/:id/merge_insert", "MergeInsertIntoTable"),
       new Operation(HttpMethod.POST, "/v1/table/:id/update", "UpdateTable"),

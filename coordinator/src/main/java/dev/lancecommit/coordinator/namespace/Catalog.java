@@ -3,12 +3,14 @@ package dev.lancecommit.coordinator.namespace;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.table.TableVersions;
 import dev.lancecommit.coordinator.table.VersionFile;
+import dev.lancecommit.coordinator.table.VersionVisibility;
 import dev.lancecommit.format.ManifestFile;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Predicate;
 
 /**
@@ -47,6 +49,7 @@ public final class Catalog {
 
   private final NamespaceCatalog namespaces;
   private final TableCatalog tables;
+  private final VersionVisibility visibility;
 
   /** A catalog for the warehouse at {@code warehouse}, with the default cache TTL. */
   public Catalog(StorageLocation warehouse) {
@@ -59,6 +62,12 @@ public final class Catalog {
    * @param clock source of {@code created_at} and {@code updated_at}
    */
   public Catalog(StorageLocation warehouse, Duration cacheTtl, Clock clock) {
+    this(warehouse, cacheTtl, clock, VersionVisibility.ALL);
+  }
+
+  /** @param visibility versions readers must not see yet (those of unfinished atomic batches) */
+  public Catalog(StorageLocation warehouse, Duration cacheTtl, Clock clock, VersionVisibility visibility) {
+    this.visibility = visibility;
     CatalogStore entries = new CatalogStore(warehouse, clock);
     Locations locations = new Locations(entries.objectStore(), entries.catalogBase());
     LocationRegistry registry = new LocationRegistry(entries, locations, clock);
@@ -199,22 +208,37 @@ public final class Catalog {
     return tables.liveTableHolding(location);
   }
 
-  /** The versions whose manifests are in the table's {@code _versions/} directory now (both naming schemes). */
+  /**
+   * The versions whose manifests are in the table's {@code _versions/} directory now (both naming schemes), less
+   * the versions of an unfinished atomic batch ({@link VersionVisibility}).
+   */
   public TableVersions listVersions(TableEntry table) {
-    return tables.listVersions(table);
+    TableVersions listed = tables.listVersions(table);
+    OptionalLong hidden = visibility.hiddenFrom(table.location());
+    return hidden.isPresent() ? listed.before(hidden.getAsLong()) : listed;
   }
 
-  /** Every version in the table's {@code _versions/} directory with its manifest's size and write time, ascending. */
+  /**
+   * Every version in the table's {@code _versions/} directory with its manifest's size and write time, ascending;
+   * less the versions of an unfinished atomic batch.
+   */
   public List<VersionFile> versionFiles(TableEntry table) {
-    return tables.versionFiles(table);
+    List<VersionFile> files = tables.versionFiles(table);
+    OptionalLong hidden = visibility.hiddenFrom(table.location());
+    return hidden.isEmpty() ? files : files.stream().filter(f -> f.version() < hidden.getAsLong()).toList();
   }
 
   /**
    * The decoded manifest of one version of a table.
    *
-   * @throws TableVersionNotFoundException when the table has no such version (any more)
+   * @throws TableVersionNotFoundException when the table has no such version (any more), or it belongs to an
+   *     unfinished atomic batch
    */
   public ManifestFile readManifest(TableEntry table, long version) {
+    OptionalLong hidden = visibility.hiddenFrom(table.location());
+    if (hidden.isPresent() && version >= hidden.getAsLong()) {
+      throw new TableVersionNotFoundException(table.id(), version);
+    }
     return tables.readManifest(table, version);
   }
 

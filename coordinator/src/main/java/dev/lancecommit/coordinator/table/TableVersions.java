@@ -51,6 +51,15 @@ public final class TableVersions {
     return new TableVersions(List.copyOf(distinct), mixed ? Optional.empty() : seen.stream().findFirst(), mixed);
   }
 
+  /** The versions before {@code version} (what a reader may see while {@code version} is hidden). */
+  public TableVersions before(long version) {
+    if (versions.isEmpty() || versions.get(versions.size() - 1) < version) {
+      return this;
+    }
+    List<Long> kept = versions.stream().filter(v -> v < version).toList();
+    return kept.isEmpty() ? NONE : new TableVersions(kept, scheme, mixedSchemes);
+  }
+
   /** Every version, ascending. */
   public List<Long> versions() {
     return versions;

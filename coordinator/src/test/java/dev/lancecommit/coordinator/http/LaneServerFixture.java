@@ -2,7 +2,13 @@ package dev.lancecommit.coordinator.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancecommit.coordinator.batch.BatchCoordinator;
+import dev.lancecommit.coordinator.batch.PendingBatches;
 import dev.lancecommit.coordinator.commit.CommitService;
+import dev.lancecommit.coordinator.commit.TableLanes;
+import dev.lancecommit.events.CommitEvent;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import dev.lancecommit.coordinator.commit.CommitSettings;
 import dev.lancecommit.coordinator.commit.CommitEventSink;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
@@ -41,6 +47,10 @@ abstract class LaneServerFixture {
   Catalog catalog;
   ExecutorService workers;
   LaneCommitService lanes;
+  PendingBatches pendingBatches;
+  BatchCoordinator batches;
+  /** Every event the lanes handed over, in order. */
+  final List<CommitEvent> events = new CopyOnWriteArrayList<>();
   RestServer server;
   int port;
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -49,13 +59,16 @@ abstract class LaneServerFixture {
   void startServer() throws Exception {
     vertx = Vertx.vertx();
     stores = new ObjectStores(s3Config());
-    catalog = new Catalog(stores.resolve(warehouse()), Duration.ZERO, Clock.systemUTC());
+    pendingBatches = new PendingBatches();
+    catalog = new Catalog(stores.resolve(warehouse()), Duration.ZERO, Clock.systemUTC(), pendingBatches);
     workers = Executors.newFixedThreadPool(4);
     lanes = new LaneCommitService(stores::resolve, new CommitSettings(100, 10, 3, 64, WriterVersions.coordinator(),
         "2.1", ManifestNaming.Scheme.V2), events(), workers, Clock.systemUTC(),
         Duration.ofMinutes(5));
+    batches = new BatchCoordinator(tableLanes(lanes), stores.resolve(warehouse()), pendingBatches, workers,
+        Clock.systemUTC(), 3, Duration.ofDays(1), Duration.ZERO);
     server = new RestServer(vertx, catalog, commitService(lanes), options(RestServerOptions.builder()
-        .blockingExecutor(workers).tableStorage(stores::resolve)).build());
+        .blockingExecutor(workers).tableStorage(stores::resolve).batches(batches)).build());
     port = server.start("127.0.0.1", 0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 
@@ -63,6 +76,7 @@ abstract class LaneServerFixture {
   void stopServer() throws Exception {
     server.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    batches.close();
     workers.shutdownNow();
     stores.close();
   }
@@ -85,9 +99,14 @@ abstract class LaneServerFixture {
     return lanes;
   }
 
-  /** Where the lanes hand their events; discarded unless a test records them. */
+  /** Where the lanes hand their events: recorded in {@link #events} unless a test says otherwise. */
   CommitEventSink events() {
-    return CommitEventSink.discard();
+    return events::add;
+  }
+
+  /** The lanes atomic batches hold (tests may wrap them to pause or fail a member). */
+  TableLanes tableLanes(LaneCommitService lanes) {
+    return lanes;
   }
 
   record Reply(int status, String body) {

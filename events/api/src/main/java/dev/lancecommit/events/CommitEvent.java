@@ -32,6 +32,8 @@ import java.util.Objects;
  * @param trace the W3C trace context of the commit (carried as the CloudEvents distributed-tracing extension), may
  *     be {@code null}
  * @param branch the Lance branch the version was committed on; {@code null} for the main branch
+ * @param batchId the id of the atomic multi-table batch (BatchCreateTableVersions, BatchCommitTables) the version
+ *     belongs to; {@code null} for a version committed on its own
  */
 public record CommitEvent(
     List<String> tableId,
@@ -50,7 +52,8 @@ public record CommitEvent(
     String actor,
     boolean governed,
     TraceContext trace,
-    String branch) {
+    String branch,
+    String batchId) {
 
   /** The actor recorded when a commit carries no identity. */
   public static final String ANONYMOUS = "anonymous";
@@ -87,6 +90,17 @@ public record CommitEvent(
     if (branch != null && (branch.isBlank() || branch.equals(MAIN_BRANCH) || branch.indexOf(':') >= 0)) {
       throw new IllegalArgumentException("branch must be null (main) or a branch name, got '" + branch + "'");
     }
+    if (batchId != null && batchId.isBlank()) {
+      throw new IllegalArgumentException("batchId must be null or non-blank");
+    }
+  }
+
+  /** {@link CommitEvent} without a batch (the fields of schema version 1, the main branch). */
+  public CommitEvent(List<String> tableId, String tableUuid, String location, long version, long readVersion,
+      String operation, String transactionUuid, String manifestPath, int fragmentsAdded, int fragmentsRemoved,
+      long rowsAdded, long rowsRemoved, Instant committedAt, String actor, boolean governed, TraceContext trace) {
+    this(tableId, tableUuid, location, version, readVersion, operation, transactionUuid, manifestPath, fragmentsAdded,
+        fragmentsRemoved, rowsAdded, rowsRemoved, committedAt, actor, governed, trace, null, null);
   }
 
   /** Lance's name of the main branch, which events leave out ({@code branch} null). */
@@ -164,6 +178,7 @@ public record CommitEvent(
     private boolean governed = true;
     private TraceContext trace;
     private String branch;
+    private String batchId;
 
     private Builder() {}
 
@@ -185,6 +200,7 @@ public record CommitEvent(
       governed = e.governed;
       trace = e.trace;
       branch = e.branch;
+      batchId = e.batchId;
     }
 
     public Builder tableId(List<String> value) {
@@ -275,6 +291,12 @@ public record CommitEvent(
       return this;
     }
 
+    /** The atomic batch the version belongs to; null (the default) for a version committed on its own. */
+    public Builder batchId(String value) {
+      batchId = value;
+      return this;
+    }
+
     /** Builds the event; throws {@link IllegalArgumentException} or {@link NullPointerException} naming a bad field. */
     public CommitEvent build() {
       return new CommitEvent(
@@ -294,7 +316,8 @@ public record CommitEvent(
           actor,
           governed,
           trace,
-          branch);
+          branch,
+          batchId);
     }
   }
 }

@@ -34,8 +34,9 @@ import java.util.Objects;
  * {@value #EXT_ACTOR}, and the CloudEvents distributed-tracing extension ({@code traceparent}, {@code tracestate};
  * omitted when the event has no trace context). The {@code data} object is described by
  * {@code schemas/table-committed-v2.json} on the classpath ({@link #DATA_SCHEMA_RESOURCE}); it is the authoritative
- * content when reading back. Version 2 only adds {@code branch}, written for versions of a Lance branch and left out
- * for the main branch, so the events of main-branch versions are also valid version-1 data.
+ * content when reading back. Version 2 only adds fields: {@code branch}, written for versions of a Lance branch and
+ * left out for the main branch, and {@code batch_id}, written for the versions of an atomic multi-table batch; so
+ * the events of main-branch versions committed on their own are also valid version-1 data.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -143,6 +144,9 @@ public final class CommitEvents {
     data.put("governed", event.governed());
     if (event.branch() != null) {
       data.put("branch", event.branch());
+    }
+    if (event.batchId() != null) {
+      data.put("batch_id", event.batchId());
     }
     return data;
   }
@@ -255,7 +259,8 @@ public final class CommitEvents {
         text(data, "actor"),
         governed.booleanValue(),
         trace,
-        branch == null || branch.isNull() ? null : branch.asText());
+        branch == null || branch.isNull() ? null : branch.asText(),
+        optionalText(data, "batch_id"));
   }
 
   private static JsonNode dataNode(CloudEventData data, String eventId) {
@@ -283,6 +288,17 @@ public final class CommitEvents {
       throw new InvalidCommitEventException("commit event data lacks '" + field + "'");
     }
     return node;
+  }
+
+  private static String optionalText(JsonNode data, String field) {
+    JsonNode node = data.get(field);
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isTextual()) {
+      throw new InvalidCommitEventException(field + " must be a string");
+    }
+    return node.asText();
   }
 
   private static String text(JsonNode data, String field) {

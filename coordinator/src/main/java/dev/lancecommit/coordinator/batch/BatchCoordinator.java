@@ -1,0 +1,426 @@
+package dev.lancecommit.coordinator.batch;
+
+import dev.lancecommit.coordinator.commit.CheckedCommit;
+import dev.lancecommit.coordinator.commit.CommitRequest;
+import dev.lancecommit.coordinator.commit.CommitResult;
+import dev.lancecommit.coordinator.commit.HeldLane;
+import dev.lancecommit.coordinator.commit.InvalidCommitRequestException;
+import dev.lancecommit.coordinator.commit.TableLanes;
+import dev.lancecommit.coordinator.commit.VersionConflictException;
+import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.storage.StoreException;
+import dev.lancecommit.coordinator.storage.StoreUnavailableException;
+import dev.lancecommit.coordinator.table.CommitStateUnknownException;
+import dev.lancecommit.coordinator.table.TableRef;
+import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.retry.Backoff;
+import dev.lancecommit.retry.RetryPolicy;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits one version to each of several tables atomically for every reader that resolves versions through the
+ * namespace (BatchCreateTableVersions, BatchCommitTables).
+ *
+ * <ol>
+ *   <li><b>Hold.</b> The members' lanes are held ({@link TableLanes#hold}) one after the other in one global order
+ *       (table location, then uuid), so two batches sharing tables never wait on each other in a cycle.
+ *   <li><b>Check.</b> Under the holds every member is checked as its lane would check it alone and must make exactly
+ *       the version asked for. One failure releases every lane, writes nothing and names the member.
+ *   <li><b>Record.</b> The member versions are hidden from namespace readers ({@link PendingBatches}), then the batch
+ *       record is written with put-if-absent ({@link BatchLog}): from here on the batch happens.
+ *   <li><b>Apply.</b> Each member version is written under its hold (failures of the store are retried; a version
+ *       whose write outcome was unknown is checked again, which finds it committed or writes it).
+ *   <li><b>Finish.</b> The done marker is written, the versions shown, the lanes released with one event per
+ *       version, each carrying the batch id.
+ * </ol>
+ *
+ * A coordinator that dies after step 3 leaves the record without its marker: the next start hides those members
+ * before it serves anything ({@link #hideUnfinished}) and completes the batch ({@link #completeUnfinished}): roll
+ * forward, never back. A record whose write had an unknown outcome is read back in the background until it is known
+ * to exist (then the batch completes) or not (then it is abandoned and its members shown again).
+ *
+ * <p>Lanes are reached through {@link TableLanes} only, so a batch whose tables are owned by other instances can be
+ * coordinated by the instance that received it once lanes can be remote.
+ */
+public final class BatchCoordinator implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BatchCoordinator.class);
+  private static final RetryPolicy APPLY_RETRY = RetryPolicy.exponential(Duration.ofMillis(100), Duration.ofSeconds(2));
+  private static final Duration BACKGROUND_RETRY = Duration.ofSeconds(2);
+
+  private final TableLanes lanes;
+  private final BatchLog log;
+  private final PendingBatches pending;
+  private final Executor executor;
+  private final Clock clock;
+  private final int applyAttempts;
+  private final Duration retention;
+  private final Duration applyPause;
+  private final ScheduledExecutorService background;
+
+  /** A batch whose versions all exist: its id and one result per member, in request order. */
+  public record Committed(String batchId, List<CommitResult> results) {}
+
+  /** One member: a commit to {@code table} that must make exactly {@code version}. */
+  public record Member(TableRef table, CommitRequest request, long version) {
+    public Member {
+      Objects.requireNonNull(table, "table");
+      Objects.requireNonNull(request, "request");
+    }
+  }
+
+  /**
+   * @param warehouse where batch records live ({@code _catalog/batches/})
+   * @param executor runs the blocking part of a batch (checks and writes)
+   * @param applyAttempts attempts to write a member version before the batch is left to the background
+   * @param retention how long finished batch records are kept
+   * @param applyPause a pause between writing two member versions: zero, except to let a fault test kill the
+   *     coordinator in the middle of a batch
+   */
+  public BatchCoordinator(TableLanes lanes, StorageLocation warehouse, PendingBatches pending, Executor executor,
+      Clock clock, int applyAttempts, Duration retention, Duration applyPause) {
+    this.lanes = Objects.requireNonNull(lanes, "lanes");
+    this.log = new BatchLog(warehouse);
+    this.pending = Objects.requireNonNull(pending, "pending");
+    this.executor = Objects.requireNonNull(executor, "executor");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.applyAttempts = applyAttempts;
+    this.retention = retention;
+    this.applyPause = applyPause;
+    this.background = Executors.newSingleThreadScheduledExecutor(runnable -> {
+      Thread thread = new Thread(runnable, "lance-commit-batches");
+      thread.setDaemon(true);
+      return thread;
+    });
+  }
+
+  /**
+   * Commits the batch. The future completes with one result per member, in request order, or fails with a
+   * {@link BatchMemberException} (nothing written), a {@link BatchPendingException} (recorded or maybe recorded,
+   * completed in the background), a {@link BatchBrokenException}, or a store failure before anything was written.
+   *
+   * @param operation the spec operation, recorded for inspection
+   */
+  public CompletableFuture<Committed> commit(String operation, String actor, List<Member> members) {
+    try {
+      requireDistinctTables(members);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    String batchId = UUID.randomUUID().toString();
+    return holdAll(members).thenApplyAsync(held -> new Committed(batchId,
+        run(batchId, operation, actor, members, held)), executor);
+  }
+
+  private static void requireDistinctTables(List<Member> members) {
+    if (members.isEmpty()) {
+      throw new InvalidCommitRequestException("A batch needs at least one member", "Give one entry per table");
+    }
+    Map<String, Integer> seen = new HashMap<>();
+    for (int i = 0; i < members.size(); i++) {
+      Integer before = seen.putIfAbsent(laneKey(members.get(i).table()), i);
+      if (before != null) {
+        throw new InvalidCommitRequestException("Members " + before + " and " + i + " name the same table "
+            + members.get(i).table().joinedId(), "A batch makes one version per table; commit further versions of "
+            + "a table in another request");
+      }
+    }
+  }
+
+  private static String laneKey(TableRef table) {
+    return table.location() + "#" + table.tableUuid();
+  }
+
+  /** Holds every member's lane, one after the other in the global order; by request index. */
+  private CompletableFuture<Map<Integer, HeldLane>> holdAll(List<Member> members) {
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < members.size(); i++) {
+      order.add(i);
+    }
+    order.sort(Comparator.comparing(i -> laneKey(members.get(i).table())));
+    CompletableFuture<Map<Integer, HeldLane>> held = CompletableFuture.completedFuture(new HashMap<>());
+    for (int index : order) {
+      TableRef table = members.get(index).table();
+      held = held.thenCompose(map -> lanes.hold(table).handle((lane, failure) -> {
+        if (failure != null) {
+          map.values().forEach(l -> l.release(false));
+          throw new BatchMemberException(index, table.id(), unwrap(failure));
+        }
+        map.put(index, lane);
+        return map;
+      }));
+    }
+    return held;
+  }
+
+  private List<CommitResult> run(String batchId, String operation, String actor, List<Member> members,
+      Map<Integer, HeldLane> held) {
+    List<CheckedCommit> checked = new ArrayList<>();
+    try {
+      for (int i = 0; i < members.size(); i++) {
+        Member member = members.get(i);
+        try {
+          CheckedCommit check = held.get(i).check(member.request());
+          requireVersion(member, check);
+          checked.add(check);
+        } catch (RuntimeException e) {
+          throw new BatchMemberException(i, member.table().id(), e);
+        }
+      }
+    } catch (RuntimeException e) {
+      held.values().forEach(lane -> lane.release(false));
+      throw e;
+    }
+    List<BatchRecord.Member> recorded = new ArrayList<>();
+    for (int i = 0; i < members.size(); i++) {
+      Member member = members.get(i);
+      Transaction txn = checked.get(i).transaction();
+      recorded.add(new BatchRecord.Member(i, member.table().id(), member.table().tableUuid(),
+          member.table().location(), member.version(), txn.getUuid(), member.request().transaction(),
+          member.request().rebase()));
+    }
+    BatchRecord record = new BatchRecord(BatchRecord.FORMAT, batchId, clock.instant().toString(), operation, actor,
+        recorded);
+    hide(record);
+    switch (log.write(record)) {
+      case ABSENT -> {
+        show(record);
+        held.values().forEach(lane -> lane.release(false));
+        throw new StoreUnavailableException("The record of batch " + batchId + " could not be written; nothing of "
+            + "the batch was applied. Retry the request.", null);
+      }
+      case UNKNOWN -> {
+        background.execute(() -> settle(record, held));
+        throw new BatchPendingException(batchId, "Could not tell whether the record of batch " + batchId
+            + " was written; the coordinator completes or abandons it once the store answers. Its versions are not "
+            + "shown meanwhile; the same request again answers once it is settled.", null);
+      }
+      case WRITTEN -> { }
+    }
+    return complete(record, held, checked);
+  }
+
+  private static void requireVersion(Member member, CheckedCommit check) {
+    if (check.version() != member.version()) {
+      throw new VersionConflictException("Version " + member.version() + " of " + member.table().joinedId()
+          + " cannot be created", check.alreadyCommitted()
+              ? "The transaction already made version " + check.version()
+              : "The table's next version is " + check.version() + "; reload the table, rebuild the transaction on "
+                  + "version " + (check.version() - 1) + " and stage version " + check.version());
+    }
+  }
+
+  /** Writes every member version (retrying failures of the store), marks the batch done, shows and releases. */
+  private List<CommitResult> complete(BatchRecord record, Map<Integer, HeldLane> held, List<CheckedCommit> checked) {
+    List<CommitResult> results = new ArrayList<>();
+    try {
+      for (BatchRecord.Member member : record.members()) {
+        if (!results.isEmpty() && !applyPause.isZero()) {
+          sleep(applyPause);
+        }
+        CheckedCommit first = checked == null ? null : checked.get(member.index());
+        results.add(applyMember(record, member, held.get(member.index()), first));
+      }
+    } catch (BatchBrokenException e) {
+      LOG.error("Batch {} cannot be completed and is left partly applied: {}", record.batchId(), e.getMessage());
+      finish(record, held);
+      throw e;
+    } catch (RuntimeException e) {
+      LOG.warn("Batch {} is recorded but not complete; completing it in the background: {}", record.batchId(),
+          e.toString());
+      background.schedule(() -> completeInBackground(record, held), BACKGROUND_RETRY.toMillis(),
+          TimeUnit.MILLISECONDS);
+      throw new BatchPendingException(record.batchId(), "Batch " + record.batchId() + " is recorded and will be "
+          + "completed; its versions are shown once all are written. The same request again answers then.", e);
+    }
+    finish(record, held);
+    return results;
+  }
+
+  private void finish(BatchRecord record, Map<Integer, HeldLane> held) {
+    try {
+      log.markDone(record.batchId(), clock.instant());
+    } catch (StoreException e) {
+      // Every version is written: the next start finds the record, finds every member committed and marks it.
+      LOG.warn("Batch {} is complete but its done marker was not written: {}", record.batchId(), e.toString());
+    }
+    show(record);
+    held.values().forEach(lane -> lane.release(true));
+  }
+
+  private CommitResult applyMember(BatchRecord record, BatchRecord.Member member, HeldLane lane,
+      CheckedCommit first) {
+    CheckedCommit checked = first;
+    Backoff backoff = null;
+    while (true) {
+      try {
+        if (checked == null) {
+          checked = lane.check(new CommitRequest(member.transaction(), Optional.empty(), member.rebase(),
+              record.actor()));
+          if (checked.version() != member.version()) {
+            throw new BatchBrokenException("Member " + member.index() + " of batch " + record.batchId() + " (table "
+                + String.join("$", member.tableId()) + ") was to make version " + member.version()
+                + " but the table's next version is now " + checked.version(), null);
+          }
+        }
+        return lane.apply(checked, record.batchId());
+      } catch (StoreException | CommitStateUnknownException e) {
+        checked = null; // check again: finds the version committed, or builds it again on what is there
+        if (backoff == null) {
+          backoff = APPLY_RETRY.withMaxAttempts(applyAttempts).start();
+        }
+        Optional<Duration> pause = backoff.onFailure();
+        if (pause.isEmpty()) {
+          throw e;
+        }
+        sleep(pause.get());
+      } catch (BatchBrokenException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        throw new BatchBrokenException("Member " + member.index() + " of batch " + record.batchId() + " (table "
+            + String.join("$", member.tableId()) + ") can no longer be written: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private void completeInBackground(BatchRecord record, Map<Integer, HeldLane> held) {
+    try {
+      complete(record, held, null);
+      LOG.info("Batch {} completed", record.batchId());
+    } catch (BatchPendingException e) {
+      // complete() scheduled the next attempt
+    } catch (RuntimeException e) {
+      LOG.error("Batch {} could not be completed: {}", record.batchId(), e.toString());
+    }
+  }
+
+  private void settle(BatchRecord record, Map<Integer, HeldLane> held) {
+    switch (log.settle(record.batchId())) {
+      case WRITTEN -> completeInBackground(record, held);
+      case ABSENT -> {
+        LOG.warn("Batch {} was never recorded; it is abandoned and nothing of it was written", record.batchId());
+        show(record);
+        held.values().forEach(lane -> lane.release(false));
+      }
+      case UNKNOWN -> background.schedule(() -> settle(record, held), BACKGROUND_RETRY.toMillis(),
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------- recovery
+
+  /** The batches found recorded and not finished at start, their members hidden until they are completed. */
+  public static final class Unfinished {
+    private final List<BatchRecord> records;
+
+    private Unfinished(List<BatchRecord> records) {
+      this.records = List.copyOf(records);
+    }
+
+    /** How many unfinished batches were found. */
+    public int size() {
+      return records.size();
+    }
+  }
+
+  /**
+   * Reads the batches a coordinator recorded and did not finish and hides their member versions. Call before
+   * anything serves readers or publishes events (it needs no lane); blocking.
+   */
+  public static Unfinished hideUnfinished(StorageLocation warehouse, PendingBatches pending) {
+    List<BatchRecord> found = new BatchLog(warehouse).unfinished();
+    for (BatchRecord record : found) {
+      record.members().forEach(m -> pending.hide(m.location(), m.version()));
+    }
+    if (!found.isEmpty()) {
+      LOG.info("Found {} unfinished batches; their versions are hidden until they are completed", found.size());
+    }
+    return new Unfinished(found);
+  }
+
+  /**
+   * Completes the batches {@link #hideUnfinished} found (roll forward: every member version still missing is
+   * written, every member's event handed over again with the batch id), then removes finished records older than
+   * the retention. Blocking; a batch that cannot be completed now is completed in the background.
+   */
+  public void completeUnfinished(Unfinished found) {
+    for (BatchRecord record : found.records) {
+      completeRecorded(record);
+    }
+    try {
+      int removed = log.removeFinished(clock.instant(), retention);
+      if (removed > 0) {
+        LOG.info("Removed {} finished batch records older than {}", removed, retention);
+      }
+    } catch (StoreException e) {
+      LOG.debug("Finished batch records not removed: {}", e.toString());
+    }
+  }
+
+  private void completeRecorded(BatchRecord record) {
+    List<Member> members = record.members().stream().map(m -> new Member(m.table(),
+        new CommitRequest(m.transaction(), Optional.empty(), m.rebase(), record.actor()), m.version())).toList();
+    Map<Integer, HeldLane> held;
+    try {
+      held = holdAll(members).join();
+    } catch (CompletionException e) {
+      LOG.warn("Unfinished batch {}: its lanes could not be held ({}); retrying", record.batchId(), e.toString());
+      background.schedule(() -> completeRecorded(record), BACKGROUND_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+      return;
+    }
+    try {
+      complete(record, held, null);
+      LOG.info("Unfinished batch {} ({} members) completed", record.batchId(), record.members().size());
+    } catch (BatchPendingException e) {
+      // retried in the background
+    } catch (RuntimeException e) {
+      LOG.error("Unfinished batch {} could not be completed: {}", record.batchId(), e.toString());
+    }
+  }
+
+  private void hide(BatchRecord record) {
+    record.members().forEach(m -> pending.hide(m.location(), m.version()));
+  }
+
+  private void show(BatchRecord record) {
+    record.members().forEach(m -> pending.show(m.location(), m.version()));
+  }
+
+  private static RuntimeException unwrap(Throwable failure) {
+    Throwable t = failure;
+    while (t instanceof CompletionException && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t instanceof RuntimeException re ? re : new IllegalStateException(t);
+  }
+
+  private static void sleep(Duration pause) {
+    try {
+      Thread.sleep(pause.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreUnavailableException("Interrupted while completing a batch", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    background.shutdownNow();
+  }
+}

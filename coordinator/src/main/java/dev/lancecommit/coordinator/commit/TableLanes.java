@@ -1,0 +1,21 @@
+package dev.lancecommit.coordinator.commit;
+
+import dev.lancecommit.coordinator.table.TableRef;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Holds tables' commit lanes for work that spans tables: an atomic batch checks each member under its table's lane
+ * and writes the members only once all passed ({@link HeldLane}).
+ *
+ * <p>Today every lane is a local object ({@link LaneCommitService}). With tables owned by different instances, the
+ * receiving instance coordinates a batch through this same interface, the holds of remote tables going to their
+ * owners (check and apply are then calls to the owner; release is idempotent so a lost answer can be repeated).
+ */
+public interface TableLanes {
+
+  /**
+   * Takes a turn on the table's lane: completes once every commit queued before is done; until the hold is released
+   * nothing queued after it is applied. Fails with {@link CommitThrottledException} when the lane's queue is full.
+   */
+  CompletableFuture<HeldLane> hold(TableRef table);
+}
