@@ -124,8 +124,7 @@ public final class BatchCoordinator implements AutoCloseable {
       return CompletableFuture.failedFuture(e);
     }
     String batchId = UUID.randomUUID().toString();
-    return holdAll(members).thenApplyAsync(held -> new Committed(batchId,
-        run(batchId, operation, actor, members, held)), executor);
+    return holdAll(members).thenApplyAsync(held -> run(batchId, operation, actor, members, held), executor);
   }
 
   private static void requireDistinctTables(List<Member> members) {
@@ -169,7 +168,7 @@ public final class BatchCoordinator implements AutoCloseable {
     return held;
   }
 
-  private List<CommitResult> run(String batchId, String operation, String actor, List<Member> members,
+  private Committed run(String batchId, String operation, String actor, List<Member> members,
       Map<Integer, HeldLane> held) {
     List<CheckedCommit> checked = new ArrayList<>();
     try {
@@ -186,6 +185,9 @@ public final class BatchCoordinator implements AutoCloseable {
     } catch (RuntimeException e) {
       held.values().forEach(lane -> lane.release(false));
       throw e;
+    }
+    if (checked.stream().allMatch(CheckedCommit::alreadyCommitted)) {
+      return repeated(members, held, checked);
     }
     List<BatchRecord.Member> recorded = new ArrayList<>();
     for (int i = 0; i < members.size(); i++) {
@@ -213,7 +215,34 @@ public final class BatchCoordinator implements AutoCloseable {
       }
       case WRITTEN -> { }
     }
-    return complete(record, held, checked);
+    return new Committed(batchId, complete(record, held, checked));
+  }
+
+  /**
+   * The same batch again (its answer was lost, or it was rolled forward after a crash): every member's transaction
+   * already made its version. Nothing is written; the answer and the events again carry the original batch's id, found
+   * among the kept records (a fresh id when the record is gone).
+   */
+  private Committed repeated(List<Member> members, Map<Integer, HeldLane> held, List<CheckedCommit> checked) {
+    List<String> uuids = checked.stream().map(c -> c.transaction().getUuid()).toList();
+    String batchId;
+    try {
+      batchId = log.findByTransactions(uuids).map(BatchRecord::batchId).orElse(UUID.randomUUID().toString());
+    } catch (StoreException e) {
+      held.values().forEach(lane -> lane.release(false));
+      throw e;
+    }
+    List<CommitResult> results = new ArrayList<>();
+    try {
+      for (int i = 0; i < members.size(); i++) {
+        results.add(held.get(i).apply(checked.get(i), batchId));
+      }
+    } catch (RuntimeException e) {
+      held.values().forEach(lane -> lane.release(false));
+      throw e;
+    }
+    held.values().forEach(lane -> lane.release(true));
+    return new Committed(batchId, results);
   }
 
   private static void requireVersion(Member member, CheckedCommit check) {

@@ -101,6 +101,22 @@ final class BatchLog {
     return out;
   }
 
+  /** The kept record whose members are exactly these transactions (in request order), if any. */
+  Optional<BatchRecord> findByTransactions(List<String> transactionUuids) {
+    for (ObjectInfo info : warehouse.store().list(warehouse.key(DIR))) {
+      String name = info.key().substring(info.key().lastIndexOf('/') + 1);
+      if (!name.endsWith(RECORD)) {
+        continue;
+      }
+      Optional<BatchRecord> record = read(name.substring(0, name.length() - RECORD.length()));
+      if (record.isPresent() && record.get().members().stream().map(BatchRecord.Member::transactionUuid).toList()
+          .equals(transactionUuids)) {
+        return record;
+      }
+    }
+    return Optional.empty();
+  }
+
   /** Removes finished batches whose done marker is older than {@code retention}; best effort. */
   int removeFinished(Instant now, Duration retention) {
     int removed = 0;
