@@ -61,6 +61,7 @@ final class BatchRoutes {
   }
 
   private void batchCreate(RoutingContext ctx) {
+    requireAvailable(BATCH_CREATE);
     JsonBody body = JsonBody.parse(ctx.body().buffer());
     if (!body.has("entries")) {
       throw ApiException.invalidInput("Field 'entries' is required");
@@ -78,6 +79,7 @@ final class BatchRoutes {
   }
 
   private void batchCommit(RoutingContext ctx) {
+    requireAvailable(BATCH_COMMIT);
     JsonBody body = JsonBody.parse(ctx.body().buffer());
     if (!body.has("operations")) {
       throw ApiException.invalidInput("Field 'operations' is required");
@@ -103,6 +105,12 @@ final class BatchRoutes {
           CreateTableVersionRoute.json(c))));
       return new JsonObject().put("transaction_id", batchId).put("results", results);
     });
+  }
+
+  private void requireAvailable(String operation) {
+    if (batches.isEmpty() || versions.isEmpty()) {
+      throw ApiException.unsupportedOperation(operation);
+    }
   }
 
   private static CreateTableVersionRoute.Request entry(JsonBody entry, int index, String operation) {
