@@ -2,15 +2,15 @@ package dev.lancecommit.chaos.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancecommit.client.lance.LanceProtos;
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventReader;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.testing.kafka.KafkaBrokerFixture;
-import dev.lancecommit.testing.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;

@@ -2,6 +2,8 @@ package dev.lancecommit.coordinator.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancecommit.client.lance.LanceProtos;
+import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.coordinator.commit.CheckedCommit;
 import dev.lancecommit.coordinator.commit.CommitRequest;
 import dev.lancecommit.coordinator.commit.CommitResult;
@@ -13,9 +15,7 @@ import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.pb.Transaction;
-import dev.lancecommit.testing.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
-import dev.lancecommit.testing.lance.TransactionFactory;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
