@@ -1,5 +1,7 @@
 package dev.lancecommit.rules;
 
+import dev.lancecommit.format.RulesException;
+
 /** A field path names no field of the table's schema (HTTP 404, code 12 TableColumnNotFound). */
 public class ColumnNotFoundException extends RulesException {
   private final String fieldPath;
