@@ -67,7 +67,7 @@ final class BatchRoutes {
       throw ApiException.invalidInput("Field 'entries' is required");
     }
     List<CreateTableVersionRoute.Request> requests = new ArrayList<>();
-    List<JsonBody> entries = body.objectList("entries");
+    List<JsonBody> entries = body.objectList("entries").orElse(List.of());
     for (int i = 0; i < entries.size(); i++) {
       requests.add(entry(entries.get(i), i, BATCH_CREATE));
     }
@@ -85,7 +85,7 @@ final class BatchRoutes {
       throw ApiException.invalidInput("Field 'operations' is required");
     }
     List<CreateTableVersionRoute.Request> requests = new ArrayList<>();
-    List<JsonBody> operations = body.objectList("operations");
+    List<JsonBody> operations = body.objectList("operations").orElse(List.of());
     for (int i = 0; i < operations.size(); i++) {
       JsonBody operation = operations.get(i);
       for (String kind : List.of("declare_table", "delete_table_versions", "deregister_table")) {

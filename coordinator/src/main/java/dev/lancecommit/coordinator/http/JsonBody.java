@@ -146,25 +146,6 @@ final class JsonBody {
     return out;
   }
 
-  /** The objects of an array field, each as a body of its own; empty when absent. */
-  List<JsonBody> objectList(String field) {
-    Object value = json.getValue(field);
-    if (value == null) {
-      return List.of();
-    }
-    if (!(value instanceof JsonArray array)) {
-      throw wrongType(field, "an array of objects");
-    }
-    List<JsonBody> out = new ArrayList<>();
-    for (int i = 0; i < array.size(); i++) {
-      if (!(array.getValue(i) instanceof JsonObject object)) {
-        throw wrongType(field + "[" + i + "]", "an object");
-      }
-      out.add(new JsonBody(object));
-    }
-    return out;
-  }
-
   /** An object field as a body of its own. */
   Optional<JsonBody> object(String field) {
     Object value = json.getValue(field);

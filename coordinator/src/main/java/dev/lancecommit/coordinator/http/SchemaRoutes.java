@@ -87,7 +87,7 @@ final class SchemaRoutes {
       throw ApiException.invalidInput("Field 'updates' is required");
     }
     List<SchemaEvolution.FieldMetadataUpdate> updates = new ArrayList<>();
-    for (JsonBody entry : body.objectList("updates")) {
+    for (JsonBody entry : body.objectList("updates").orElse(List.of())) {
       String path = entry.string("path").orElseThrow(() -> ApiException.invalidInput(
           "Every entry of 'updates' needs a 'path'"));
       if (!entry.has("metadata")) {
@@ -119,7 +119,7 @@ final class SchemaRoutes {
       throw ApiException.invalidInput("Field 'alterations' is required");
     }
     List<SchemaEvolution.ColumnAlteration> alterations = new ArrayList<>();
-    for (JsonBody entry : body.objectList("alterations")) {
+    for (JsonBody entry : body.objectList("alterations").orElse(List.of())) {
       String path = entry.string("path").orElseThrow(() -> ApiException.invalidInput(
           "Every entry of 'alterations' needs a 'path'"));
       if (entry.json().getValue("virtual_column") != null) {
