@@ -37,12 +37,21 @@ final class Responses {
     ctx.response().setStatusCode(204).end();
   }
 
+  /** The {@code Retry-After} (delta-seconds) of a 429 answer. */
+  static final String RETRY_AFTER_SECONDS = "1";
+
   static void error(RoutingContext ctx, ApiException e) {
     if (ctx.response().ended()) {
       return;
     }
     if (e.code() == ErrorCode.UNAUTHENTICATED.code()) {
       ctx.response().putHeader("WWW-Authenticate", "Bearer realm=\"lance-commit-coordinator\"");
+    }
+    if (e.httpStatus() == 429) {
+      // Throttled (the table's queue is full): a floor for the client's backoff (both clients honour it), so a full
+      // queue is not hammered by immediate retries. A 503 carries none: resubmitting an unknown outcome soon is
+      // what settles it.
+      ctx.response().putHeader("Retry-After", RETRY_AFTER_SECONDS);
     }
     ctx.response()
         .setStatusCode(e.httpStatus())

@@ -162,8 +162,14 @@ class CommitRouteTest extends RestServerFixture {
   @MethodSource("failures")
   void serviceFailuresMapToTheErrorModel(Throwable failure, int status, int code) {
     commits.failWith(failure);
-    JsonObject error = postBytes(COMMIT, "application/x-protobuf", TXN).error(status, code);
+    Reply reply = postBytes(COMMIT, "application/x-protobuf", TXN);
+    JsonObject error = reply.error(status, code);
     assertThat(error.getString("instance")).isEqualTo("/v1/table/ns$t/commit");
+    if (status == 429) {
+      assertThat(reply.headers()).containsEntry("retry-after", "1");
+    } else {
+      assertThat(reply.headers()).doesNotContainKey("retry-after");
+    }
     assertThat(commits.calls()).hasSize(1);
   }
 
