@@ -2,6 +2,7 @@ package dev.lancecommit.testing;
 
 import dev.lancecommit.coordinator.storage.ObjectInfo;
 import dev.lancecommit.coordinator.storage.ObjectStore;
+import dev.lancecommit.coordinator.storage.ObjectTail;
 import dev.lancecommit.coordinator.storage.StoreException;
 import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
@@ -29,7 +30,7 @@ import java.util.function.Supplier;
 public final class FaultInjectingObjectStore implements ObjectStore {
 
   /** The kinds of call a fault can target. */
-  public enum Call { GET, HEAD, PUT, PUT_IF_ABSENT, LIST, LIST_DIRECTORY, DELETE }
+  public enum Call { GET, GET_TAIL, GET_RANGE, HEAD, PUT, PUT_IF_ABSENT, LIST, LIST_DIRECTORY, DELETE }
 
   /** When the fault is thrown relative to the delegate call. */
   public enum When { BEFORE, AFTER }
@@ -119,6 +120,16 @@ public final class FaultInjectingObjectStore implements ObjectStore {
   @Override
   public Optional<byte[]> get(String key) {
     return intercept(Call.GET, key, () -> delegate.get(key));
+  }
+
+  @Override
+  public Optional<ObjectTail> getTail(String key, int maxBytes) {
+    return intercept(Call.GET_TAIL, key, () -> delegate.getTail(key, maxBytes));
+  }
+
+  @Override
+  public Optional<byte[]> getRange(String key, long offset, int length) {
+    return intercept(Call.GET_RANGE, key, () -> delegate.getRange(key, offset, length));
   }
 
   @Override

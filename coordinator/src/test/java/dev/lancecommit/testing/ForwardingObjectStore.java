@@ -2,6 +2,7 @@ package dev.lancecommit.testing;
 
 import dev.lancecommit.coordinator.storage.ObjectInfo;
 import dev.lancecommit.coordinator.storage.ObjectStore;
+import dev.lancecommit.coordinator.storage.ObjectTail;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,6 +22,16 @@ public class ForwardingObjectStore implements ObjectStore {
   @Override
   public Optional<ObjectInfo> head(String key) {
     return delegate.head(key);
+  }
+
+  @Override
+  public Optional<ObjectTail> getTail(String key, int maxBytes) {
+    return delegate.getTail(key, maxBytes);
+  }
+
+  @Override
+  public Optional<byte[]> getRange(String key, long offset, int length) {
+    return delegate.getRange(key, offset, length);
   }
 
   @Override

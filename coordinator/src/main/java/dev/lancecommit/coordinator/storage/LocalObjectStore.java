@@ -94,6 +94,56 @@ public final class LocalObjectStore implements ObjectStore {
   }
 
   @Override
+  public Optional<ObjectTail> getTail(String key, int maxBytes) {
+    if (maxBytes <= 0) {
+      throw new IllegalArgumentException("maxBytes must be positive: " + maxBytes);
+    }
+    Path path = pathOf(key);
+    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+      long size = channel.size();
+      int length = (int) Math.min(size, maxBytes);
+      return Optional.of(new ObjectTail(readFully(channel, size - length, length), size));
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      if (notAnObject(path)) {
+        return Optional.empty();
+      }
+      throw failure("getTail", key, e);
+    }
+  }
+
+  @Override
+  public Optional<byte[]> getRange(String key, long offset, int length) {
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("bad range " + offset + "+" + length);
+    }
+    Path path = pathOf(key);
+    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+      long size = channel.size();
+      long from = Math.min(offset, size);
+      return Optional.of(readFully(channel, from, (int) Math.min(length, size - from)));
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      if (notAnObject(path)) {
+        return Optional.empty();
+      }
+      throw failure("getRange", key, e);
+    }
+  }
+
+  private static byte[] readFully(FileChannel channel, long position, int length) throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate(length);
+    while (buffer.hasRemaining()) {
+      if (channel.read(buffer, position + buffer.position()) < 0) {
+        break; // the file shrank under us: return what is there
+      }
+    }
+    return buffer.position() == length ? buffer.array() : java.util.Arrays.copyOf(buffer.array(), buffer.position());
+  }
+
+  @Override
   public void put(String key, byte[] data) {
     Path target = pathOf(key);
     Path temp = null;

@@ -25,6 +25,31 @@ public interface ObjectStore extends AutoCloseable {
   /** The object's size and modification time, or empty when the key does not exist. */
   Optional<ObjectInfo> head(String key);
 
+  /**
+   * The last {@code maxBytes} bytes of the object (all of it when it is smaller) and its size, or empty when the key
+   * does not exist: one ranged read where the store has them (the whole object otherwise).
+   */
+  default Optional<ObjectTail> getTail(String key, int maxBytes) {
+    if (maxBytes <= 0) {
+      throw new IllegalArgumentException("maxBytes must be positive: " + maxBytes);
+    }
+    return get(key).map(bytes -> ObjectTail.of(bytes, maxBytes));
+  }
+
+  /**
+   * Up to {@code length} bytes from {@code offset} (fewer when the object ends sooner, none past its end), or empty
+   * when the key does not exist.
+   */
+  default Optional<byte[]> getRange(String key, long offset, int length) {
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("bad range " + offset + "+" + length);
+    }
+    return get(key).map(bytes -> {
+      int from = (int) Math.min(offset, bytes.length);
+      return java.util.Arrays.copyOfRange(bytes, from, (int) Math.min((long) bytes.length, from + (long) length));
+    });
+  }
+
   /** Writes the object, replacing any existing one. Readers see the old or the new object, never a mix. */
   void put(String key, byte[] data);
 

@@ -11,6 +11,7 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkServiceException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.SdkHttpClient;
@@ -22,6 +23,7 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
@@ -124,6 +126,70 @@ public final class S3ObjectStore implements ObjectStore {
       }
       throw S3Failures.onRead("head", uriOf(key), e);
     }
+  }
+
+  /** A suffix range: one request answers whether the object exists, its size (Content-Range) and its tail. */
+  @Override
+  public Optional<ObjectTail> getTail(String key, int maxBytes) {
+    ObjectKeys.checkKey(key);
+    if (maxBytes <= 0) {
+      throw new IllegalArgumentException("maxBytes must be positive: " + maxBytes);
+    }
+    try {
+      ResponseBytes<GetObjectResponse> response = client.getObjectAsBytes(
+          GetObjectRequest.builder().bucket(bucket).key(key).range("bytes=-" + maxBytes).build());
+      byte[] bytes = response.asByteArrayUnsafe();
+      String contentRange = response.response().contentRange();
+      if (contentRange == null) {
+        return Optional.of(ObjectTail.of(bytes, maxBytes)); // the server ignored the range: this is the whole object
+      }
+      return Optional.of(new ObjectTail(bytes, totalSize(contentRange)));
+    } catch (SdkException e) {
+      if (isNotFound(e)) {
+        return Optional.empty();
+      }
+      if (e instanceof SdkServiceException service && service.statusCode() == 416) {
+        // S3 cannot satisfy a suffix range of an empty object: ask its size instead
+        return head(key).map(info -> new ObjectTail(new byte[0], info.size()));
+      }
+      throw S3Failures.onRead("getTail", uriOf(key), e);
+    }
+  }
+
+  @Override
+  public Optional<byte[]> getRange(String key, long offset, int length) {
+    ObjectKeys.checkKey(key);
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("bad range " + offset + "+" + length);
+    }
+    if (length == 0) {
+      return head(key).map(info -> new byte[0]);
+    }
+    try {
+      return Optional.of(client.getObjectAsBytes(GetObjectRequest.builder().bucket(bucket).key(key)
+          .range("bytes=" + offset + "-" + (offset + length - 1)).build()).asByteArrayUnsafe());
+    } catch (SdkException e) {
+      if (isNotFound(e)) {
+        return Optional.empty();
+      }
+      if (e instanceof SdkServiceException service && service.statusCode() == 416) {
+        return head(key).map(info -> new byte[0]); // the range starts past the end
+      }
+      throw S3Failures.onRead("getRange", uriOf(key), e);
+    }
+  }
+
+  /** The total of {@code Content-Range: bytes a-b/total}; a server ignoring the range sent the whole object. */
+  private static long totalSize(String contentRange) {
+    int slash = contentRange.lastIndexOf('/');
+    if (slash >= 0 && slash + 1 < contentRange.length() && !contentRange.endsWith("*")) {
+      try {
+        return Long.parseLong(contentRange.substring(slash + 1).trim());
+      } catch (NumberFormatException e) {
+        // fall through: no total given
+      }
+    }
+    throw new StoreException("Content-Range '" + contentRange + "' of a ranged read names no total size");
   }
 
   @Override

@@ -74,6 +74,29 @@ abstract class ObjectStoreContractTest {
   }
 
   @Test
+  void tailAndRangeReadOnlyWhatIsAsked() {
+    store().put(key("t.bin"), bytes("0123456789"));
+    assertThat(store().getTail(key("t.bin"), 4)).hasValueSatisfying(tail -> {
+      assertThat(tail.bytes()).isEqualTo(bytes("6789"));
+      assertThat(tail.size()).isEqualTo(10);
+    });
+    assertThat(store().getTail(key("t.bin"), 64)).hasValueSatisfying(tail -> {
+      assertThat(tail.bytes()).isEqualTo(bytes("0123456789"));
+      assertThat(tail.size()).isEqualTo(10);
+    });
+    assertThat(store().getRange(key("t.bin"), 2, 3)).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("234")));
+    assertThat(store().getRange(key("t.bin"), 8, 10)).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("89")));
+    assertThat(store().getTail(key("missing"), 4)).isEmpty();
+    assertThat(store().getRange(key("missing"), 0, 4)).isEmpty();
+
+    store().put(key("empty-tail"), new byte[0]);
+    assertThat(store().getTail(key("empty-tail"), 4)).hasValueSatisfying(tail -> {
+      assertThat(tail.bytes()).isEmpty();
+      assertThat(tail.size()).isZero();
+    });
+  }
+
+  @Test
   void emptyObjectRoundTrips() {
     store().put(key("empty"), new byte[0]);
     assertThat(store().get(key("empty"))).hasValueSatisfying(v -> assertThat(v).isEmpty());
