@@ -96,6 +96,7 @@ public final class SchemaContract {
    */
   public static void checkBuilt(TableState previous, Manifest next, Transaction txn, FormatFeatures features) {
     if (!features.isSemanticTypesTable(next)) {
+      checkLanceTypes(previous, next);
       return;
     }
     boolean all = previous == null || SemanticTypes.enables(txn) || txn.hasOverwrite();
@@ -108,6 +109,27 @@ public final class SchemaContract {
       if (problem != null) {
         String path = path(fields, field); // only on the way out: it walks the schema
         throw new SchemaContractException(path, "Field '" + path + "' (id " + field.getId() + ")" + problem);
+      }
+    }
+  }
+
+  /**
+   * A legacy table: every field this commit adds or retypes has a {@code logical_type} stock Lance parses (a version
+   * with any other makes Lance refuse to open it, or panic).
+   */
+  private static void checkLanceTypes(TableState previous, Manifest next) {
+    Map<Integer, Field> beforeById = previous == null ? Map.of() : byId(previous.manifest().getFieldsList());
+    List<Field> fields = next.getFieldsList();
+    for (Field field : fields) {
+      Field old = beforeById.get(field.getId());
+      if (old != null && old.getLogicalType().equals(field.getLogicalType())) {
+        continue;
+      }
+      String problem = LogicalTypes.problem(field.getLogicalType());
+      if (problem != null) {
+        String path = path(fields, field);
+        throw new SchemaContractException(path, "Field '" + path + "' (id " + field.getId() + ") has logical type '"
+            + field.getLogicalType() + "', which stock Lance cannot read: " + problem);
       }
     }
   }

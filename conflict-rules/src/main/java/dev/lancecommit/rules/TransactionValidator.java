@@ -248,7 +248,9 @@ public final class TransactionValidator {
           throw new InvalidTransactionException("DataReplacement names fragment " + group.getFragmentId()
               + " which the table (version " + latest.version() + ") does not contain");
         }
-        asFragments.add(DataFragment.newBuilder().setId(group.getFragmentId()).addFiles(group.getNewFile()).build());
+        // the new file replaces columns of an existing fragment: it holds that fragment's rows
+        asFragments.add(DataFragment.newBuilder().setId(group.getFragmentId())
+            .setPhysicalRows(existing.get(group.getFragmentId()).getPhysicalRows()).addFiles(group.getNewFile()).build());
       }
       // The replacement files are new by definition, even when a path repeats.
       checkFiles(asFragments, currentSchemaIds(), Set.of(), Map.of());
@@ -305,6 +307,9 @@ public final class TransactionValidator {
         if (fragment.hasExternalLastUpdatedAtVersions()) {
           RelativePaths.require(fragment.getExternalLastUpdatedAtVersions().getPath(), "External version file");
         }
+        if (before == null || !before.equals(fragment)) {
+          ReadableFields.checkFragment(fragment, before, kind.lanceName());
+        }
       }
     }
 
@@ -331,6 +336,10 @@ public final class TransactionValidator {
       }
       for (IndexFile file : index.getFilesList()) {
         RelativePaths.require(file.getPath(), "Index file");
+      }
+      if (latest != null) {
+        ReadableFields.checkNewIndex(index, currentSchemaIds(), ManifestDraft.highWaterMark(latest.manifest()),
+            latest.version());
       }
     }
 
