@@ -213,7 +213,9 @@ final class CommitLane {
     boolean reloaded = false;
     while (true) {
       TableSnapshot current = ops.current();
-      if (txn.getReadVersion() > current.latestVersion() && !reloaded) {
+      // read_version is a u64: one of 2^63 or more is ahead of any table, never stale
+      boolean ahead = Long.compareUnsigned(txn.getReadVersion(), current.latestVersion()) > 0;
+      if (ahead && !reloaded) {
         // The writer may have seen a version written around the coordinator that this lane has not: look once.
         ops.refresh();
         reloaded = true;
@@ -227,7 +229,7 @@ final class CommitLane {
       try {
         TransactionValidator.validate(txn, current.latest(), settings.formatFeatures());
       } catch (InvalidTransactionException | SchemaContractException e) {
-        if (txn.getReadVersion() >= current.latestVersion() || txn.getReadVersion() == 0) {
+        if (ahead || txn.getReadVersion() >= current.latestVersion() || txn.getReadVersion() == 0) {
           throw e;
         }
         // Valid against the version it was built on means merely stale; invalid there means invalid, full stop.

@@ -243,6 +243,10 @@ class CommitLaneTest {
         true, "tester")).join()).hasCauseInstanceOf(InvalidTransactionException.class);
     assertThatThrownBy(() -> commit(append(7))) // read version ahead of the table
         .hasCauseInstanceOf(InvalidTransactionException.class);
+    // a u64 read_version of 2^63 or more is ahead too, not stale (found by the fuzz suite as a 500)
+    assertThatThrownBy(() -> commit(append(-1))).hasCauseInstanceOf(InvalidTransactionException.class)
+        .hasMessageContaining("is ahead of the latest version");
+    assertThatThrownBy(() -> commit(append(Long.MIN_VALUE))).hasCauseInstanceOf(InvalidTransactionException.class);
     assertThat(manifestCount()).isEqualTo(before);
   }
 
