@@ -173,7 +173,9 @@ public final class Coordinator implements AutoCloseable {
           WriterVersions.coordinator(),
           config.get(CoordinatorConfig.COMMIT_STORAGE_VERSION),
           namingScheme(config.get(CoordinatorConfig.COMMIT_MANIFEST_NAMING)),
-          formatFeatures(config));
+          formatFeatures(config),
+          config.get(CoordinatorConfig.COMMIT_VERIFY_FILES),
+          config.get(CoordinatorConfig.COMMIT_VERIFY_FILES_PARALLELISM));
       LaneCommitService commits = new LaneCommitService(stores::resolve, settings, events, workers, Clock.systemUTC(),
           config.get(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS),
           observability.commitObserver());
@@ -220,6 +222,7 @@ public final class Coordinator implements AutoCloseable {
           .credentialVendor(vendor)
           .tableStorage(stores::resolve)
           .batches(batches)
+          .verifyParallelism(config.get(CoordinatorConfig.COMMIT_VERIFY_FILES_PARALLELISM))
           .eventsStatus(eventsStatus)
           .openTelemetry(observability.openTelemetry())
           .meterRegistry(observability.registry())

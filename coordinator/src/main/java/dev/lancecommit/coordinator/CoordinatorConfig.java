@@ -106,6 +106,17 @@ public final class CoordinatorConfig {
   public static final ConfigKey<String> COMMIT_STORAGE_VERSION = KEYS.string("commit.storage-version",
       CommitContext.DEFAULT_STORAGE_VERSION,
       new NonEmptyString(), "Data storage version recorded for tables created without data files that name one.");
+  public static final ConfigKey<Boolean> COMMIT_VERIFY_FILES = KEYS.bool("commit.verify-files", true,
+      "Before a version is written, check every file the commit adds (data, deletion and index files, external row "
+          + "id sequences) against the store: present with the stated size; for data files the footer's row count, "
+          + "columns and field ids; for deletion files the row count. Files carried over from the previous version "
+          + "are not checked again. The trade: about one ranged read per new data file and one read per new deletion "
+          + "file per commit (an append of one fragment: one request), against a version whose missing or wrong file "
+          + "makes it, and every later version, unreadable for stock Lance. Deep clones are checked either way.");
+  public static final ConfigKey<Integer> COMMIT_VERIFY_FILES_PARALLELISM = KEYS.integer(
+      "commit.verify-files.parallelism", 8, atLeast(1),
+      "Store requests one commit's file checks (and one POST .../verify) keep in flight at most; helpers come from "
+          + "the commit.threads pool, and the committing thread does the work itself when that pool is busy.");
   public static final ConfigKey<Long> FORMAT_SEMANTIC_TYPES_FLAG = KEYS.longInteger("format.semantic-types.flag",
       0L, ConfigDef.LambdaValidator.with((name, value) -> {
         try {

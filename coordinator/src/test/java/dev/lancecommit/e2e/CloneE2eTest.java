@@ -175,7 +175,7 @@ class CloneE2eTest {
       CommitApi.Response deepClone = target.api().commit(target.id(), deep);
       assertThat(deepClone.status()).as("%s", deepClone).isEqualTo(400);
       assertThat(deepClone.code()).isEqualTo(13);
-      assertThat(deepClone.raw()).contains("Deep clone").contains("is not in the table");
+      assertThat(deepClone.raw()).contains("Deep clone").contains("is not there");
 
       assertThat(target.describedVersion()).isZero();
       assertThat(listedVersions(target)).isEmpty();
@@ -258,7 +258,7 @@ class CloneE2eTest {
       CommitApi.Response refused = partial.api().commit(partial.id(), deep);
       assertThat(refused.status()).as("%s", refused).isEqualTo(400);
       assertThat(refused.code()).isEqualTo(13);
-      assertThat(refused.raw()).contains(files.get(0)).contains("is not in the table");
+      assertThat(refused.raw()).contains(files.get(0)).contains("is not there");
       assertThat(partial.describedVersion()).isZero();
       assertThat(listedVersions(partial)).isEmpty();
       assertThat(partialRoot.store().list(partialRoot.rootKey())).extracting(ObjectInfo::key)

@@ -7,6 +7,8 @@ import dev.lancecommit.coordinator.table.NextVersion;
 import dev.lancecommit.coordinator.table.TableOperations;
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.table.TableSnapshot;
+import dev.lancecommit.coordinator.verify.CommitFileCheck;
+import dev.lancecommit.coordinator.verify.FileVerifier;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
@@ -63,6 +65,7 @@ final class CommitLane {
   private final CommitEventSink events;
   private final Executor executor;
   private final Clock clock;
+  private final CommitFileCheck files;
 
   private final ArrayDeque<Turn> queue = new ArrayDeque<>();
   private boolean draining;
@@ -84,6 +87,8 @@ final class CommitLane {
     this.events = events;
     this.executor = executor;
     this.clock = clock;
+    this.files = new CommitFileCheck(new FileVerifier(stores, executor, settings.verifyFilesParallelism()),
+        settings.verifyFiles());
   }
 
   /** {@code table} is the catalog's current view (a rename keeps the lane but changes the id events carry). */
@@ -278,7 +283,9 @@ final class CommitLane {
       Transaction recorded = toApply;
       TableState next = buildNext(current, recorded, kind, ctx);
       NextVersion prepared = NextVersion.of(version, scheme, next, recorded);
-      // Built, nothing written yet: checks of the files the version names belong here.
+      // Built, nothing written yet: every file the version adds is checked here (batch members under a held lane
+      // too), and a bad one writes nothing.
+      files.requireAdded(ops.location(), current.latest(), next);
       return new Built.Ready(current, prepared, txn, kind);
     }
   }
@@ -357,10 +364,10 @@ final class CommitLane {
           settings.writerVersion(), false, settings.defaultStorageVersion(), settings.formatFeatures());
       pending.observation().phase(CommitPhase.BUILD);
       TableState next = ManifestBuilder.buildClone(source, txn, ctx);
-      if (!clone.getIsShallow()) {
-        // The writer copied the files before committing (Lance's deep_clone); nothing is written unless all are here.
-        DeepCloneFiles.requirePresent(next, ops.location(), source, CloneSource.root(stores, clone), stores);
-      }
+      // A deep clone's writer copied the files before committing (Lance's deep_clone); nothing is written unless all
+      // are here. A shallow clone's are the source's, checked when file checks are on.
+      files.requireClone(ops.location(), next, !clone.getIsShallow(), source, CloneSource.root(stores, clone),
+          stores);
       pending.observation().phase(CommitPhase.STORAGE_WRITE);
       if (ops.commit(current, NextVersion.of(version, scheme, next, txn)) instanceof CommitOutcome.Taken) {
         if (attempt >= settings.maxRebuildAttempts()) {

@@ -16,6 +16,8 @@ import dev.lancecommit.format.pb.Manifest;
  * @param defaultStorageVersion data storage version of tables created without data files that name one
  * @param newTableScheme manifest naming scheme for tables the coordinator creates
  * @param formatFeatures optional table-format features understood (the semantic-types flag bit)
+ * @param verifyFiles check, before a version is written, every file it adds ({@code commit.verify-files})
+ * @param verifyFilesParallelism store requests in flight at most while one commit's files are checked
  */
 public record CommitSettings(
     int maxQueuedPerTable,
@@ -25,9 +27,28 @@ public record CommitSettings(
     Manifest.WriterVersion writerVersion,
     String defaultStorageVersion,
     ManifestNaming.Scheme newTableScheme,
-    FormatFeatures formatFeatures) {
+    FormatFeatures formatFeatures,
+    boolean verifyFiles,
+    int verifyFilesParallelism) {
 
-  /** Settings without optional format features. */
+  /** The default of {@code commit.verify-files.parallelism}. */
+  public static final int DEFAULT_VERIFY_PARALLELISM = 8;
+
+  public CommitSettings {
+    if (verifyFilesParallelism < 1) {
+      throw new IllegalArgumentException("verifyFilesParallelism must be at least 1: " + verifyFilesParallelism);
+    }
+  }
+
+  /** Settings with file checks on. */
+  public CommitSettings(int maxQueuedPerTable, int maxRebuildAttempts, int ambiguousWriteAttempts,
+      int recentTransactions, Manifest.WriterVersion writerVersion, String defaultStorageVersion,
+      ManifestNaming.Scheme newTableScheme, FormatFeatures formatFeatures) {
+    this(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions, writerVersion,
+        defaultStorageVersion, newTableScheme, formatFeatures, true, DEFAULT_VERIFY_PARALLELISM);
+  }
+
+  /** Settings without optional format features, file checks on. */
   public CommitSettings(int maxQueuedPerTable, int maxRebuildAttempts, int ambiguousWriteAttempts,
       int recentTransactions, Manifest.WriterVersion writerVersion, String defaultStorageVersion,
       ManifestNaming.Scheme newTableScheme) {
@@ -37,6 +58,12 @@ public record CommitSettings(
 
   public CommitSettings withFormatFeatures(FormatFeatures features) {
     return new CommitSettings(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions,
-        writerVersion, defaultStorageVersion, newTableScheme, features);
+        writerVersion, defaultStorageVersion, newTableScheme, features, verifyFiles, verifyFilesParallelism);
+  }
+
+  /** These settings with file checks on or off. */
+  public CommitSettings withVerifyFiles(boolean verify) {
+    return new CommitSettings(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions,
+        writerVersion, defaultStorageVersion, newTableScheme, formatFeatures, verify, verifyFilesParallelism);
   }
 }

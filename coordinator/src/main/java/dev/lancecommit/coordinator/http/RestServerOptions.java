@@ -58,6 +58,7 @@ public final class RestServerOptions {
   private final Supplier<String> metrics;
   private final RefLocks refLocks;
   private final RemovalLog removalLog;
+  private final int verifyParallelism;
 
   private RestServerOptions(Builder builder) {
     this.openTelemetry = builder.openTelemetry;
@@ -70,6 +71,7 @@ public final class RestServerOptions {
     this.credentialVendor = builder.credentialVendor;
     this.tableStorage = builder.tableStorage;
     this.batches = builder.batches;
+    this.verifyParallelism = builder.verifyParallelism;
     this.managedVersioningByDefault = builder.managedVersioningByDefault;
     this.tableEvents = builder.tableEvents;
     this.eventsStatus = builder.eventsStatus;
@@ -119,6 +121,11 @@ public final class RestServerOptions {
     return eventsStatus;
   }
 
+  /** Store requests a {@code POST .../verify} keeps in flight at most. */
+  public int verifyParallelism() {
+    return verifyParallelism;
+  }
+
   public TableEventPublisher tableEvents() {
     return tableEvents;
   }
@@ -163,6 +170,7 @@ public final class RestServerOptions {
     private Supplier<String> metrics;
     private RefLocks refLocks = new RefLocks();
     private RemovalLog removalLog = new RemovalLog(Clock.systemUTC());
+    private int verifyParallelism = 8;
 
     private Builder() {}
 
@@ -247,6 +255,14 @@ public final class RestServerOptions {
     /** When version records were deleted; share the retention cleanup's. */
     public Builder removalLog(RemovalLog removalLog) {
       this.removalLog = Objects.requireNonNull(removalLog, "removalLog");
+      return this;
+    }
+
+    public Builder verifyParallelism(int verifyParallelism) {
+      if (verifyParallelism < 1) {
+        throw new IllegalArgumentException("verifyParallelism must be at least 1: " + verifyParallelism);
+      }
+      this.verifyParallelism = verifyParallelism;
       return this;
     }
 

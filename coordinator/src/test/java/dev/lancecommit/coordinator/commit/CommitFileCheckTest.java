@@ -1,0 +1,303 @@
+package dev.lancecommit.coordinator.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import dev.lancecommit.coordinator.storage.LocalObjectStore;
+import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.table.TableOperations;
+import dev.lancecommit.coordinator.table.TableRef;
+import dev.lancecommit.format.ManifestNaming;
+import dev.lancecommit.format.TransactionFiles;
+import dev.lancecommit.format.WriterVersions;
+import dev.lancecommit.format.pb.DataFile;
+import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.format.pb.IndexFile;
+import dev.lancecommit.format.pb.IndexMetadata;
+import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.rules.InvalidTransactionException;
+import dev.lancecommit.testing.FaultInjectingObjectStore;
+import dev.lancecommit.testing.FaultInjectingObjectStore.Call;
+import dev.lancecommit.testing.lance.LanceProtos;
+import dev.lancecommit.testing.lance.LanceTables;
+import dev.lancecommit.testing.lance.TransactionFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lance.Dataset;
+import org.lance.FragmentMetadata;
+
+/**
+ * The commit path's file checks against files stock Lance wrote: every file a commit adds is there and is what the
+ * transaction says, else 400/13 naming it and nothing is written; the same transaction commits once the file is
+ * right. Also what the checks cost, counted in store requests.
+ */
+class CommitFileCheckTest {
+  private static final String TABLE_KEY = "wh/ns/t.lance";
+
+  @TempDir Path root;
+  private FaultInjectingObjectStore store;
+  private StorageLocation table;
+  private Path tableDir;
+  private LanceTables lance;
+  private ExecutorService executor;
+  private TableRef ref;
+
+  @BeforeEach
+  void setUp() {
+    store = new FaultInjectingObjectStore(new LocalObjectStore(root));
+    table = new StorageLocation(store, TABLE_KEY);
+    tableDir = root.resolve(TABLE_KEY);
+    lance = LanceTables.local(tableDir);
+    executor = Executors.newFixedThreadPool(4);
+    ref = new TableRef(List.of("ns", "t"), table.uri(), UUID.randomUUID().toString());
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    lance.close();
+    executor.shutdownNow();
+    executor.awaitTermination(5, TimeUnit.SECONDS);
+  }
+
+  private LaneCommitService service(boolean verify) {
+    return new LaneCommitService(location -> table, new CommitSettings(100, 5, 3, 64, WriterVersions.coordinator(),
+        "2.1", ManifestNaming.Scheme.V2).withVerifyFiles(verify), new CommitLaneTest.RecordingPublisher(), executor,
+        Clock.systemUTC(), Duration.ofMinutes(10));
+  }
+
+  @Test
+  void anAppendWhoseDataFileIsMissingIsRefusedWritesNothingAndCommitsOnceTheFileIsThere() throws Exception {
+    LaneCommitService service = service(true);
+    commit(service, create(0, 10));
+    Transaction append = append(1, 100, 5);
+    DataFile file = append.getAppend().getFragments(0).getFiles(0);
+    Path data = tableDir.resolve("data").resolve(file.getPath());
+    Path aside = root.resolve("aside.lance");
+    Files.move(data, aside);
+
+    assertThatThrownBy(() -> commit(service, append)).isInstanceOf(InvalidTransactionException.class)
+        .hasMessageContaining("data file " + file.getPath() + " of fragment 1: " + table.uri("data/" + file.getPath())
+            + " is not there");
+    assertThat(versions()).containsExactly(1L);
+    assertThat(store.delegate().head(table.key("_transactions/" + TransactionFiles.fileName(append)))).isEmpty();
+
+    Files.move(aside, data);
+    assertThat(commit(service, append).version()).isEqualTo(2);
+    assertThat(lance.countRows(2)).isEqualTo(15);
+  }
+
+  @Test
+  void aDataFileThatIsNotWhatTheTransactionSaysIsRefusedNamingTheReason() {
+    LaneCommitService service = service(true);
+    commit(service, create(0, 10));
+    Transaction append = append(1, 100, 5);
+    long size = append.getAppend().getFragments(0).getFiles(0).getFileSizeBytes();
+
+    assertRefused(service, withFragment(append, f -> f.setFiles(0, f.getFiles(0).toBuilder()
+        .setFileSizeBytes(size + 1))), "has " + size + " bytes, but the version states " + (size + 1));
+    assertRefused(service, withFragment(append, f -> f.setPhysicalRows(6)),
+        "holds 5 rows, but the fragment's physical_rows is 6");
+    assertRefused(service, withFragment(append, f -> f.setFiles(0, f.getFiles(0).toBuilder()
+        .setColumnIndices(1, 7))), "has 2 columns, but the version gives field id 1 column index 7");
+    assertRefused(service, withFragment(append, f -> f.setFiles(0, f.getFiles(0).toBuilder()
+        .setColumnIndices(0, 1).setColumnIndices(1, 0))), "stores field id 0 in column 0, but the version says column 1");
+    assertRefused(service, withFragment(append, f -> f.setFiles(0, f.getFiles(0).toBuilder()
+        .setFileMajorVersion(2).setFileMinorVersion(2))), "2.2");
+    // not one of the refusals above wrote anything
+    assertThat(versions()).containsExactly(1L);
+    assertThat(store.delegate().list(table.key("_transactions"))).hasSize(1);
+    assertThat(commit(service, append).version()).isEqualTo(2);
+  }
+
+  @Test
+  void aDeletionFileMustHoldTheRowsItsFragmentSaysItDeletes() throws Exception {
+    LaneCommitService service = service(true);
+    commit(service, create(0, 10));
+    DataFragment deleted;
+    try (Dataset ds = lance.open(1)) {
+      FragmentMetadata updated = ds.getFragment(0).deleteRows(List.of(1, 2, 3));
+      deleted = LanceProtos.fragment(updated);
+    }
+    Transaction delete = TransactionFactory.delete(1, List.of(deleted), List.of());
+    Transaction miscounted = TransactionFactory.delete(1, List.of(deleted.toBuilder().setDeletionFile(
+        deleted.getDeletionFile().toBuilder().setNumDeletedRows(4)).build()), List.of());
+    assertRefused(service, miscounted, "holds 3 deleted rows, but the fragment's num_deleted_rows is 4");
+
+    Path deletionFile;
+    try (var files = Files.list(tableDir.resolve("_deletions"))) {
+      deletionFile = files.findFirst().orElseThrow();
+    }
+    Path aside = root.resolve("aside.arrow");
+    Files.move(deletionFile, aside);
+    assertRefused(service, delete, "deletion file of fragment 0: " + table.uri("_deletions/"
+        + deletionFile.getFileName()) + " is not there");
+    Files.move(aside, deletionFile);
+    assertThat(commit(service, delete).version()).isEqualTo(2);
+    assertThat(lance.countRows(2)).isEqualTo(7);
+  }
+
+  @Test
+  void indexFilesMustBeThereWithTheirListedSizes() {
+    LaneCommitService service = service(true);
+    commit(service, create(0, 10));
+    IndexMetadata index = TransactionFactory.btreeIndex("id_idx", List.of(0), 1, List.of(0)).toBuilder()
+        .addFiles(IndexFile.newBuilder().setPath("page_lookup.lance").setSizeBytes(4))
+        .addFiles(IndexFile.newBuilder().setPath("page_data.lance").setSizeBytes(6))
+        .build();
+    String dir = "_indices/" + uuid(index);
+    store.put(table.key(dir + "/page_lookup.lance"), new byte[4]);
+    Transaction createIndex = TransactionFactory.createIndex(1, List.of(index), List.of());
+    assertRefused(service, createIndex, "file page_data.lance of index 'id_idx': " + table.uri(dir
+        + "/page_data.lance") + " is not there");
+    store.put(table.key(dir + "/page_data.lance"), new byte[5]);
+    assertRefused(service, createIndex, "has 5 bytes, but the version states 6");
+    store.put(table.key(dir + "/page_data.lance"), new byte[6]);
+    assertThat(commit(service, createIndex).version()).isEqualTo(2);
+
+    // an index that lists no files (Lance before IndexMetadata.files) must at least have its directory
+    IndexMetadata unlisted = TransactionFactory.btreeIndex("value_idx", List.of(1), 2, List.of(0));
+    Transaction second = TransactionFactory.createIndex(2, List.of(unlisted), List.of());
+    assertRefused(service, second, "directory of index 'value_idx'");
+    store.put(table.key("_indices/" + uuid(unlisted) + "/page_lookup.lance"), new byte[1]);
+    assertThat(commit(service, second).version()).isEqualTo(3);
+  }
+
+  @Test
+  void aRestoreOfAVersionWhoseFilesAreGoneIsRefused() throws Exception {
+    LaneCommitService service = service(true);
+    commit(service, create(0, 10));
+    commit(service, TransactionFactory.overwrite(1, LanceProtos.schema(LanceTables.ROW_SCHEMA),
+        LanceProtos.fragments(lance.writeRows(50, 3))));
+    // version 1's only data file is removed (say, by a cleanup); restoring version 1 would publish it again
+    String firstFile = TableOperations.of(table).readManifest(1, ManifestNaming.Scheme.V2).orElseThrow().manifest()
+        .getFragments(0).getFiles(0).getPath();
+    Files.delete(tableDir.resolve("data").resolve(firstFile));
+    Transaction restore = Transaction.newBuilder().setReadVersion(2).setUuid(UUID.randomUUID().toString())
+        .setRestore(Transaction.Restore.newBuilder().setVersion(1)).build();
+    assertRefused(service, restore, firstFile + " is not there");
+    assertThat(versions()).containsExactly(1L, 2L);
+  }
+
+  @Test
+  void withChecksOffAMissingFileIsCommittedWhichIsTheTradeTheSwitchDocuments() throws Exception {
+    LaneCommitService service = service(false);
+    commit(service, create(0, 10));
+    Transaction append = append(1, 100, 5);
+    Files.delete(tableDir.resolve("data").resolve(append.getAppend().getFragments(0).getFiles(0).getPath()));
+    assertThat(commit(service, append).version()).isEqualTo(2);
+    assertThatThrownBy(() -> lance.readIds(2)).isInstanceOf(RuntimeException.class);
+  }
+
+  /**
+   * The cost, in store requests: an append of one fragment costs one ranged read of its data file's tail, however
+   * many fragments the table already has (those are carried over and not checked again); with checks off, none.
+   */
+  @Test
+  void eachCommitReadsOnlyTheFilesItAddsOneRequestPerDataFile() {
+    Map<Call, Integer> on = requestsOfTenthAppend(true);
+    Map<Call, Integer> off = requestsOfTenthAppend(false);
+    Map<Call, Integer> added = new EnumMap<>(Call.class);
+    for (Call call : Call.values()) {
+      added.put(call, on.get(call) - off.get(call));
+    }
+    System.out.println("store requests of the 10th append, checks on: " + on + "; off: " + off + "; added: " + added);
+    assertThat(added.get(Call.GET_TAIL)).isEqualTo(1);
+    assertThat(added.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(1);
+  }
+
+  private Map<Call, Integer> requestsOfTenthAppend(boolean verify) {
+    String key = "wh/ns/cost-" + verify + ".lance";
+    FaultInjectingObjectStore counting = new FaultInjectingObjectStore(new LocalObjectStore(root));
+    StorageLocation location = new StorageLocation(counting, key);
+    LaneCommitService service = new LaneCommitService(l -> location, new CommitSettings(100, 5, 3, 64,
+        WriterVersions.coordinator(), "2.1", ManifestNaming.Scheme.V2).withVerifyFiles(verify),
+        new CommitLaneTest.RecordingPublisher(), executor, Clock.systemUTC(), Duration.ofMinutes(10));
+    TableRef costRef = new TableRef(List.of("ns", "cost" + verify), location.uri(), UUID.randomUUID().toString());
+    try (LanceTables costTable = LanceTables.local(root.resolve(key))) {
+      commit(service, costRef, TransactionFactory.create(LanceProtos.schema(LanceTables.ROW_SCHEMA),
+          LanceProtos.fragments(costTable.writeRows(0, 10))));
+      for (int i = 1; i < 10; i++) {
+        commit(service, costRef, TransactionFactory.append(i, LanceProtos.fragments(costTable.writeRows(i * 100, 5))));
+      }
+      Transaction tenth = TransactionFactory.append(10, LanceProtos.fragments(costTable.writeRows(1000, 5)));
+      Map<Call, Integer> before = counts(counting);
+      assertThat(commit(service, costRef, tenth).version()).isEqualTo(11);
+      Map<Call, Integer> after = counts(counting);
+      Map<Call, Integer> delta = new EnumMap<>(Call.class);
+      for (Call call : Call.values()) {
+        delta.put(call, after.get(call) - before.get(call));
+      }
+      return delta;
+    }
+  }
+
+  private static Map<Call, Integer> counts(FaultInjectingObjectStore counting) {
+    Map<Call, Integer> counts = new EnumMap<>(Call.class);
+    for (Call call : Call.values()) {
+      counts.put(call, counting.calls(call));
+    }
+    return counts;
+  }
+
+  private void assertRefused(LaneCommitService service, Transaction txn, String reason) {
+    assertThatThrownBy(() -> commit(service, txn)).isInstanceOf(InvalidTransactionException.class)
+        .hasMessageContaining(reason);
+  }
+
+  private static Transaction withFragment(Transaction append, UnaryOperator<DataFragment.Builder> change) {
+    Transaction.Builder b = append.toBuilder().setUuid(UUID.randomUUID().toString());
+    b.getAppendBuilder().setFragments(0, change.apply(append.getAppend().getFragments(0).toBuilder()));
+    return b.build();
+  }
+
+  private Transaction create(long firstId, int count) {
+    return TransactionFactory.create(LanceProtos.schema(LanceTables.ROW_SCHEMA),
+        LanceProtos.fragments(lance.writeRows(firstId, count)));
+  }
+
+  private Transaction append(long readVersion, long firstId, int count) {
+    return TransactionFactory.append(readVersion, LanceProtos.fragments(lance.writeRows(firstId, count)));
+  }
+
+  private List<Long> versions() {
+    return TableOperations.of(new StorageLocation(store.delegate(), TABLE_KEY)).versions().versions();
+  }
+
+  private CommitResult commit(LaneCommitService service, Transaction txn) {
+    return commit(service, ref, txn);
+  }
+
+  private static CommitResult commit(LaneCommitService service, TableRef table, Transaction txn) {
+    try {
+      return service.commit(table, new CommitRequest(txn.toByteArray(), Optional.empty(), true, "tester"))
+          .get(60, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new CompletionException(e.getCause());
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static String uuid(IndexMetadata index) {
+    ByteString bytes = index.getUuid().getUuid();
+    java.nio.ByteBuffer buffer = bytes.asReadOnlyByteBuffer();
+    return new UUID(buffer.getLong(), buffer.getLong()).toString();
+  }
+}
