@@ -87,6 +87,11 @@ public final class E2eServices implements ParameterResolver, AutoCloseable {
     return started;
   }
 
+  /** The S3 settings that reach the S3 service's store (the defaults, which reach local paths, before it starts). */
+  public synchronized dev.lancecommit.coordinator.storage.S3Config s3Config() {
+    return s3 != null ? s3.s3Config() : CoordinatorConfig.defaults().s3Config();
+  }
+
   private Service startLocal() {
     String warehouse = workDir.resolve("warehouse").toString();
     CoordinatorConfig config = CoordinatorConfig.builder()

@@ -125,6 +125,14 @@ class AuthRoutesTest extends RestServerFixture {
   }
 
   @Test
+  void verifyingATableNeedsTheAdminGrant() {
+    as(ETL, "POST", "/v1/table/sales$orders/verify", "{}").error(403, 15);
+    as(READER, "POST", "/v1/table/sales$orders/verify", "{}").error(403, 15);
+    // past the grant (this server reaches no table storage, so it cannot verify anything)
+    as(ADMIN, "POST", "/v1/table/sales$orders/verify", "{}").error(501, 0);
+  }
+
+  @Test
   void grantsAllowWhatTheyCover() {
     assertThat(as(ETL, "POST", "/v1/namespace/sales$eu/create", "{}").status()).isEqualTo(200);
     assertThat(as(ETL, "POST", "/v1/table/sales$eu$vat/declare", "{}").status()).isEqualTo(200);
