@@ -21,7 +21,7 @@ public final class ChaosTable implements AutoCloseable {
   private final TableOperations storage;
   private final AtomicLong nextRowId;
 
-  ChaosTable(List<String> id, String location, Map<String, String> lanceStorageOptions, ObjectStores stores,
+  public ChaosTable(List<String> id, String location, Map<String, String> lanceStorageOptions, ObjectStores stores,
       long firstFreeRowId) {
     this.id = List.copyOf(id);
     this.location = location;

@@ -17,10 +17,10 @@ import java.util.jar.Manifest;
  * This JVM's class path as an explicit list for a child JVM. Under surefire (and {@code java -jar}) the class path
  * is one manifest-only jar; the entries of its {@code Class-Path} attribute are listed instead.
  */
-final class JvmClasspath {
+public final class JvmClasspath {
   private JvmClasspath() {}
 
-  static String current() {
+  public static String current() {
     Set<String> entries = new LinkedHashSet<>();
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
       if (entry.isBlank()) {

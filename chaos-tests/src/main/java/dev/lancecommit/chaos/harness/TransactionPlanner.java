@@ -46,9 +46,10 @@ import org.lance.ipc.ScanOptions;
  * version, with stock lance-core doing the data work without committing: data files ({@code Fragment.write}),
  * deletion files ({@code Fragment.deleteRows}), compaction ({@code CompactionTask.execute}) and index files
  * ({@code Dataset.createIndex} on explicit fragments, then {@code mergeIndexMetadata}). The commit itself is left to
- * the coordinator. One planner per writer thread (it owns that writer's random choices).
+ * the coordinator. One planner per writer thread (it owns that writer's random choices). The fuzz suite
+ * ({@code dev.lancecommit.chaos.fuzz}) takes its real transactions from here too.
  */
-final class TransactionPlanner {
+public final class TransactionPlanner {
   static final String INDEX_NAME = "id_idx";
   private static final String BTREE_DETAILS = "/lance.table.BTreeIndexDetails";
   private static final int MAX_ROWS_PER_APPEND = 8;
@@ -56,7 +57,7 @@ final class TransactionPlanner {
 
   private final Random random;
 
-  TransactionPlanner(Random random) {
+  public TransactionPlanner(Random random) {
     this.random = random;
   }
 
@@ -64,7 +65,7 @@ final class TransactionPlanner {
    * A transaction of {@code type} on {@code readVersion}, or null when the table offers nothing to do (no row to
    * delete, nothing to compact).
    */
-  PlannedCommit plan(OperationType type, ChaosTable table, long readVersion) {
+  public PlannedCommit plan(OperationType type, ChaosTable table, long readVersion) {
     return switch (type) {
       case APPEND -> append(table, readVersion);
       case DELETE -> deleteOrUpdate(table, readVersion, false);
@@ -89,7 +90,7 @@ final class TransactionPlanner {
   }
 
   /** The Overwrite creating a table with rows {@code 0..rows-1} in two fragments. */
-  static PlannedCommit create(ChaosTable table, int rows) {
+  public static PlannedCommit create(ChaosTable table, int rows) {
     List<FragmentMetadata> fragments = table.lance().writeRows(0, rows, Math.max(1, rows / 2));
     Transaction txn = TransactionFactory.create(LanceProtos.schema(LanceTables.ROW_SCHEMA),
         LanceProtos.fragments(fragments));

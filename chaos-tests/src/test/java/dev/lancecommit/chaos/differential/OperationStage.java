@@ -6,6 +6,8 @@ import dev.lancecommit.testing.lance.LanceTables;
 import dev.lancecommit.testing.lance.StockLanceFiles;
 import java.nio.file.Path;
 import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.Map;
 
 /**
@@ -24,13 +26,18 @@ public final class OperationStage {
 
   /** Builds the base table and stages every operation under {@code workDir}. */
   public static OperationStage build(Path workDir) {
+    return build(workDir, EnumSet.allOf(LanceOperation.class), EnumSet.allOf(Slot.class));
+  }
+
+  /** Builds the base table and stages {@code operations} in {@code slots} only. */
+  public static OperationStage build(Path workDir, Set<LanceOperation> operations, Set<Slot> slots) {
     Path base = workDir.resolve("base.lance");
     BaseTable.create(base);
     Path pool = workDir.resolve("pool.lance");
     TableFiles.copyTree(base, pool);
     OperationStage stage = new OperationStage(pool);
-    for (LanceOperation op : LanceOperation.values()) {
-      for (Slot slot : Slot.values()) {
+    for (LanceOperation op : operations) {
+      for (Slot slot : slots) {
         Path scratch = workDir.resolve("scratch").resolve(op.name() + "-" + slot.name() + ".lance");
         TableFiles.copyTree(base, scratch);
         stage.staged.computeIfAbsent(op, k -> new EnumMap<>(Slot.class)).put(slot, stage(op, slot, scratch));
