@@ -21,7 +21,8 @@ final class BenchCoordinator implements AutoCloseable {
         .port(0)
         .warehouse(warehouse)
         .kafka(cell.kafka())
-        .topic("lance.commits.bench." + cell.name());
+        .topic("lance.commits.bench." + cell.name())
+        .set(CoordinatorConfig.COMMIT_VERIFY_FILES, Boolean.toString(cell.options().verifyFiles()));
     if (cell.store().isS3()) {
       config.s3(cell.store().s3Config());
     }

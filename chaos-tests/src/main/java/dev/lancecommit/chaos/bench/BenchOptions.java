@@ -23,7 +23,7 @@ import org.apache.kafka.common.config.ConfigException;
  */
 record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores, List<Integer> writers, int seconds,
     int rowsPerCommit, int tables, int writersPerTable, int keysPerWriter, String kafka, Path out,
-    Optional<Path> python, Optional<Path> chartFrom) {
+    Optional<Path> python, Optional<Path> chartFrom, boolean verifyFiles) {
 
   private static final ConfigKeys KEYS = new ConfigKeys();
   static final ConfigKey<String> WORKLOADS = KEYS.string("workloads", "appends,upserts,pylance,tables",
@@ -53,6 +53,9 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
   static final ConfigKey<String> PYTHON = KEYS.string("python", "", null,
       "The python of a venv with pylance 14.0.2 and lance-namespace 0.13.0; empty: $LCC_PYTHON_VENV/bin/python, "
           + "else coordinator/target/python-venv/bin/python (the pylance workload is skipped when none exists).");
+  static final ConfigKey<Boolean> VERIFY_FILES = KEYS.bool("verify-files", true,
+      "The coordinator's commit.verify-files: run the matrix once with file checks on and once off to measure what "
+          + "checking each commit's new files costs.");
   static final ConfigKey<String> CHART_FROM = KEYS.string("chart-from", "", null,
       "Only redraw results.md and the charts into --out from this earlier results.csv.");
 
@@ -75,7 +78,7 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         parseList(values.get(STORES), BenchStore.Kind::parse), parseList(values.get(WRITERS), BenchOptions::positive),
         values.get(SECONDS), values.get(ROWS_PER_COMMIT), values.get(TABLES), values.get(WRITERS_PER_TABLE),
         values.get(KEYS_PER_WRITER), values.get(KAFKA).trim(), Path.of(values.get(OUT)),
-        path(values.get(PYTHON)), path(values.get(CHART_FROM)));
+        path(values.get(PYTHON)), path(values.get(CHART_FROM)), values.get(VERIFY_FILES));
   }
 
   /** The command line that repeats these options (for the report). */
@@ -85,7 +88,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         "--writers", join(writers.stream().map(String::valueOf).toList()),
         "--seconds", String.valueOf(seconds), "--rows-per-commit", String.valueOf(rowsPerCommit),
         "--tables", String.valueOf(tables), "--writers-per-table", String.valueOf(writersPerTable),
-        "--keys-per-writer", String.valueOf(keysPerWriter), "--kafka", kafka);
+        "--keys-per-writer", String.valueOf(keysPerWriter), "--kafka", kafka,
+        "--verify-files", String.valueOf(verifyFiles));
   }
 
   static String lower(String value) {
