@@ -206,23 +206,35 @@ class CommitFileCheckTest {
   }
 
   /**
-   * The cost, in store requests: an append of one fragment costs one ranged read of its data file's tail, however
-   * many fragments the table already has (those are carried over and not checked again); with checks off, none.
+   * The cost, in store requests the checks add (the same commits with checks on and off): an append of one fragment,
+   * one ranged read of its data file's tail, however many fragments the table already has (those are carried over and
+   * not read again); a delete, one read of its new deletion file; an index build, one HEAD per file it lists; a
+   * config change, none.
    */
   @Test
-  void eachCommitReadsOnlyTheFilesItAddsOneRequestPerDataFile() {
-    Map<Call, Integer> on = requestsOfTenthAppend(true);
-    Map<Call, Integer> off = requestsOfTenthAppend(false);
-    Map<Call, Integer> added = new EnumMap<>(Call.class);
-    for (Call call : Call.values()) {
-      added.put(call, on.get(call) - off.get(call));
+  void eachCommitReadsOnlyTheFilesItAdds() throws Exception {
+    Map<String, Map<Call, Integer>> on = requestsPerCommit(true);
+    Map<String, Map<Call, Integer>> off = requestsPerCommit(false);
+    Map<String, Map<Call, Integer>> added = new java.util.LinkedHashMap<>();
+    for (String commit : on.keySet()) {
+      Map<Call, Integer> delta = new EnumMap<>(Call.class);
+      for (Call call : Call.values()) {
+        int d = on.get(commit).get(call) - off.get(commit).get(call);
+        if (d != 0) {
+          delta.put(call, d);
+        }
+      }
+      added.put(commit, delta);
     }
-    System.out.println("store requests of the 10th append, checks on: " + on + "; off: " + off + "; added: " + added);
-    assertThat(added.get(Call.GET_TAIL)).isEqualTo(1);
-    assertThat(added.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(1);
+    System.out.println("store requests the file checks add per commit: " + added);
+    assertThat(added.get("append, 11th version")).isEqualTo(Map.of(Call.GET_TAIL, 1));
+    assertThat(added.get("delete of rows in one fragment")).isEqualTo(Map.of(Call.GET, 1));
+    assertThat(added.get("index build listing 2 files")).isEqualTo(Map.of(Call.HEAD, 2));
+    assertThat(added.get("config change")).isEmpty();
   }
 
-  private Map<Call, Integer> requestsOfTenthAppend(boolean verify) {
+  /** Requests (by kind) of a few commits on a table of ten versions, checks on or off. */
+  private Map<String, Map<Call, Integer>> requestsPerCommit(boolean verify) throws Exception {
     String key = "wh/ns/cost-" + verify + ".lance";
     FaultInjectingObjectStore counting = new FaultInjectingObjectStore(new LocalObjectStore(root));
     StorageLocation location = new StorageLocation(counting, key);
@@ -230,22 +242,46 @@ class CommitFileCheckTest {
         WriterVersions.coordinator(), "2.1", ManifestNaming.Scheme.V2).withVerifyFiles(verify),
         new CommitLaneTest.RecordingPublisher(), executor, Clock.systemUTC(), Duration.ofMinutes(10));
     TableRef costRef = new TableRef(List.of("ns", "cost" + verify), location.uri(), UUID.randomUUID().toString());
+    Map<String, Map<Call, Integer>> requests = new java.util.LinkedHashMap<>();
     try (LanceTables costTable = LanceTables.local(root.resolve(key))) {
       commit(service, costRef, TransactionFactory.create(LanceProtos.schema(LanceTables.ROW_SCHEMA),
           LanceProtos.fragments(costTable.writeRows(0, 10))));
       for (int i = 1; i < 10; i++) {
         commit(service, costRef, TransactionFactory.append(i, LanceProtos.fragments(costTable.writeRows(i * 100, 5))));
       }
-      Transaction tenth = TransactionFactory.append(10, LanceProtos.fragments(costTable.writeRows(1000, 5)));
-      Map<Call, Integer> before = counts(counting);
-      assertThat(commit(service, costRef, tenth).version()).isEqualTo(11);
-      Map<Call, Integer> after = counts(counting);
-      Map<Call, Integer> delta = new EnumMap<>(Call.class);
-      for (Call call : Call.values()) {
-        delta.put(call, after.get(call) - before.get(call));
+      Transaction append = TransactionFactory.append(10, LanceProtos.fragments(costTable.writeRows(1000, 5)));
+      requests.put("append, 11th version", requestsOf(counting, () -> commit(service, costRef, append)));
+
+      DataFragment withDeletions;
+      try (Dataset ds = costTable.open(11)) {
+        withDeletions = LanceProtos.fragment(ds.getFragment(3).deleteRows(List.of(0, 1)));
       }
-      return delta;
+      Transaction delete = TransactionFactory.delete(11, List.of(withDeletions), List.of());
+      requests.put("delete of rows in one fragment", requestsOf(counting, () -> commit(service, costRef, delete)));
+
+      IndexMetadata index = TransactionFactory.btreeIndex("id_idx", List.of(0), 12, List.of(0, 1)).toBuilder()
+          .addFiles(IndexFile.newBuilder().setPath("page_lookup.lance").setSizeBytes(3))
+          .addFiles(IndexFile.newBuilder().setPath("page_data.lance").setSizeBytes(5)).build();
+      counting.delegate().put(location.key("_indices/" + uuid(index) + "/page_lookup.lance"), new byte[3]);
+      counting.delegate().put(location.key("_indices/" + uuid(index) + "/page_data.lance"), new byte[5]);
+      Transaction createIndex = TransactionFactory.createIndex(12, List.of(index), List.of());
+      requests.put("index build listing 2 files", requestsOf(counting, () -> commit(service, costRef, createIndex)));
+
+      Transaction config = TransactionFactory.updateConfig(13, Map.of("k", "v"), List.of());
+      requests.put("config change", requestsOf(counting, () -> commit(service, costRef, config)));
     }
+    return requests;
+  }
+
+  private static Map<Call, Integer> requestsOf(FaultInjectingObjectStore counting, Runnable commit) {
+    Map<Call, Integer> before = counts(counting);
+    commit.run();
+    Map<Call, Integer> after = counts(counting);
+    Map<Call, Integer> delta = new EnumMap<>(Call.class);
+    for (Call call : Call.values()) {
+      delta.put(call, after.get(call) - before.get(call));
+    }
+    return delta;
   }
 
   private static Map<Call, Integer> counts(FaultInjectingObjectStore counting) {
