@@ -47,8 +47,7 @@ public final class FileVerifier {
    * reference, checked for presence and content: the files a commit adds.
    */
   public List<FileProblem> checkAdded(StorageLocation table, TableState previous, TableState next) {
-    List<NamedFile> before = previous == null ? List.of() : VersionFiles.of(previous, table, stores);
-    return check(VersionFiles.added(before, VersionFiles.of(next, table, stores)), FileInspector.Depth.CONTENT);
+    return check(VersionFiles.added(previous, next, table, stores), FileInspector.Depth.CONTENT);
   }
 
   /**
@@ -72,12 +71,6 @@ public final class FileVerifier {
     public boolean ok() {
       return problems.isEmpty();
     }
-  }
-
-  /** Files whose check reads the store, for measuring: how many files {@link #checkAdded} would look at. */
-  public int countAdded(StorageLocation table, TableState previous, TableState next) {
-    List<NamedFile> before = previous == null ? List.of() : VersionFiles.of(previous, table, stores);
-    return VersionFiles.added(before, VersionFiles.of(next, table, stores)).size();
   }
 
   private List<FileProblem> check(List<NamedFile> files, FileInspector.Depth depth) {

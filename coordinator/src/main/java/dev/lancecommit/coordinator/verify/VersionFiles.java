@@ -82,8 +82,55 @@ final class VersionFiles {
   }
 
   /**
-   * The files {@code next} names that {@code previous} did not name with the same reference: what a commit adds.
-   * Duplicates (one file named twice the same way) are listed once.
+   * The files {@code next} names that {@code previous} (null for a new table) did not name with the same reference:
+   * what a commit adds. Only fragments and indices that differ from their namesakes in {@code previous} are looked
+   * at (the builder carries the others over as they are), so the cost follows what the commit changes, not the size
+   * of the table; a change of base paths compares every file.
+   */
+  static List<NamedFile> added(TableState previous, TableState next, StorageLocation table,
+      Function<String, StorageLocation> stores) {
+    if (previous == null) {
+      return added(List.of(), of(next, table, stores));
+    }
+    if (!previous.manifest().getBasePathsList().equals(next.manifest().getBasePathsList())) {
+      return added(of(previous, table, stores), of(next, table, stores));
+    }
+    Map<Long, DataFragment> fragmentsBefore = new HashMap<>();
+    previous.manifest().getFragmentsList().forEach(f -> fragmentsBefore.put(f.getId(), f));
+    List<DataFragment> changed = new ArrayList<>();
+    List<DataFragment> replaced = new ArrayList<>();
+    for (DataFragment fragment : next.manifest().getFragmentsList()) {
+      DataFragment before = fragmentsBefore.get(fragment.getId());
+      if (!fragment.equals(before)) {
+        changed.add(fragment);
+        if (before != null) {
+          replaced.add(before);
+        }
+      }
+    }
+    Map<com.google.protobuf.ByteString, IndexMetadata> indicesBefore = new HashMap<>();
+    previous.indices().forEach(i -> indicesBefore.put(i.getUuid().getUuid(), i));
+    List<IndexMetadata> newIndices = new ArrayList<>();
+    List<IndexMetadata> oldIndices = new ArrayList<>();
+    for (IndexMetadata index : next.indices()) {
+      IndexMetadata before = indicesBefore.get(index.getUuid().getUuid());
+      if (!index.equals(before)) {
+        newIndices.add(index);
+        if (before != null) {
+          oldIndices.add(before);
+        }
+      }
+    }
+    TableState nextPart = new TableState(next.manifest().toBuilder().clearFragments().addAllFragments(changed)
+        .build(), newIndices);
+    TableState previousPart = new TableState(previous.manifest().toBuilder().clearFragments()
+        .addAllFragments(replaced).build(), oldIndices);
+    return added(of(previousPart, table, stores), of(nextPart, table, stores));
+  }
+
+  /**
+   * The files of {@code next} that {@code previous} does not name with the same reference. Duplicates (one file named
+   * twice the same way) are listed once.
    */
   static List<NamedFile> added(List<NamedFile> previous, List<NamedFile> next) {
     Set<Object> known = new HashSet<>();
