@@ -120,6 +120,8 @@ class PoisonedFieldsDifferentialTest {
             .setColumnIndices(1, 0))),
         new Poison("column index beyond the file's columns", app, t -> appendFile(t, d -> d.setColumnIndices(1, 5))),
         new Poison("column index -5", app, t -> appendFile(t, d -> d.setColumnIndices(1, -5))),
+        new Poison("column index -1 (no column) for a stored field", app,
+            t -> appendFile(t, d -> d.setColumnIndices(1, -1))),
         new Poison("one column index missing", app, t -> appendFile(t, d -> d.clearColumnIndices()
             .addColumnIndices(0))),
         new Poison("file version 2.0 (the file is 2.1)", app, t -> appendFile(t, d -> d.setFileMajorVersion(2)

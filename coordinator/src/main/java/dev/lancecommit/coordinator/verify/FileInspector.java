@@ -34,7 +34,8 @@ import org.roaringbitmap.RoaringBitmap;
  *           known file version equal to the one the DataFile records, footer offsets that fit the file, the row count
  *           equal to the fragment's {@code physical_rows} (when stated), every column index below the file's column
  *           count, every field id with a column stored in the file's schema, and, when that schema is flat (no
- *           nested fields, so field i is column i), in the column the version gives it;</li>
+ *           nested fields, so field i is column i), in the column the version gives it (never -1, which only a
+ *           structural field may have);</li>
  *       <li>deletion files: read whole (they are small) and decoded as Lance decodes them; the number of rows equal to
  *           the fragment's {@code num_deleted_rows} (when stated) and every row offset below {@code physical_rows};</li>
  *       <li>external row id and row version sequences: the slice read and decoded; it covers exactly
@@ -159,8 +160,16 @@ final class FileInspector {
     for (int i = 0; i < file.getFieldsCount(); i++) {
       int field = file.getFields(i);
       int column = i < file.getColumnIndicesCount() ? file.getColumnIndices(i) : -1;
-      if (field == -2 || column < 0) {
-        continue; // tombstoned, or a structural field without a column of its own
+      if (field == -2) {
+        continue; // tombstoned
+      }
+      if (column < 0) {
+        if (summary.flat() && summary.fieldIds().contains(field)) {
+          // only a structural (parent) field has no column of its own, and a flat schema has none
+          return problem(ref, "stores field id " + field + " in column " + summary.fieldIds().indexOf(field)
+              + ", but the version gives it no column (-1)");
+        }
+        continue;
       }
       if (column >= summary.numColumns()) {
         return problem(ref, "has " + summary.numColumns() + " columns, but the version gives field id " + field

@@ -119,6 +119,8 @@ class CommitFileCheckTest {
     assertRefused(service, withFragment(append, f -> f.setFiles(0, f.getFiles(0).toBuilder()
         .setColumnIndices(0, 1).setColumnIndices(1, 0))), "stores field id 0 in column 0, but the version says column 1");
     assertRefused(service, withFragment(append, f -> f.setFiles(0, f.getFiles(0).toBuilder()
+        .setColumnIndices(1, -1))), "stores field id 1 in column 1, but the version gives it no column (-1)");
+    assertRefused(service, withFragment(append, f -> f.setFiles(0, f.getFiles(0).toBuilder()
         .setFileMajorVersion(2).setFileMinorVersion(2))), "2.2");
     // not one of the refusals above wrote anything
     assertThat(versions()).containsExactly(1L);
