@@ -2,6 +2,7 @@ package dev.lancecommit.rules;
 
 import com.google.protobuf.ByteString;
 import dev.lancecommit.format.RowIds;
+import dev.lancecommit.format.RulesException;
 import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.DeletionFile;

@@ -2,7 +2,7 @@ package dev.lancecommit.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lancecommit.testing.lance.LanceProtos;
+import dev.lancecommit.client.lance.LanceProtos;
 import java.util.List;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;

@@ -8,7 +8,7 @@ import dev.lancecommit.coordinator.storage.ObjectStores;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.Transaction;
-import dev.lancecommit.testing.lance.TransactionFactory;
+import dev.lancecommit.client.lance.TransactionFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -10,7 +10,7 @@ import dev.lancecommit.format.RowIds;
 import dev.lancecommit.format.deletion.DeletionVectors;
 import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.ExternalFile;
-import dev.lancecommit.rules.RulesException;
+import dev.lancecommit.format.RulesException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -19,9 +19,10 @@ import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.InvalidTransactionException;
 import dev.lancecommit.testing.FaultInjectingObjectStore;
 import dev.lancecommit.testing.FaultInjectingObjectStore.Call;
-import dev.lancecommit.testing.lance.LanceProtos;
+import dev.lancecommit.client.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
-import dev.lancecommit.testing.lance.TransactionFactory;
+import dev.lancecommit.client.lance.TransactionFactory;
+import dev.lancecommit.testing.lance.TestIndexes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -159,7 +160,7 @@ class CommitFileCheckTest {
   void indexFilesMustBeThereWithTheirListedSizes() {
     LaneCommitService service = service(true);
     commit(service, create(0, 10));
-    IndexMetadata index = TransactionFactory.btreeIndex("id_idx", List.of(0), 1, List.of(0)).toBuilder()
+    IndexMetadata index = TestIndexes.btreeIndex("id_idx", List.of(0), 1, List.of(0)).toBuilder()
         .addFiles(IndexFile.newBuilder().setPath("page_lookup.lance").setSizeBytes(4))
         .addFiles(IndexFile.newBuilder().setPath("page_data.lance").setSizeBytes(6))
         .build();
@@ -174,7 +175,7 @@ class CommitFileCheckTest {
     assertThat(commit(service, createIndex).version()).isEqualTo(2);
 
     // an index that lists no files (Lance before IndexMetadata.files) must at least have its directory
-    IndexMetadata unlisted = TransactionFactory.btreeIndex("value_idx", List.of(1), 2, List.of(0));
+    IndexMetadata unlisted = TestIndexes.btreeIndex("value_idx", List.of(1), 2, List.of(0));
     Transaction second = TransactionFactory.createIndex(2, List.of(unlisted), List.of());
     assertRefused(service, second, "directory of index 'value_idx'");
     store.put(table.key("_indices/" + uuid(unlisted) + "/page_lookup.lance"), new byte[1]);
@@ -261,7 +262,7 @@ class CommitFileCheckTest {
       Transaction delete = TransactionFactory.delete(11, List.of(withDeletions), List.of());
       requests.put("delete of rows in one fragment", requestsOf(counting, () -> commit(service, costRef, delete)));
 
-      IndexMetadata index = TransactionFactory.btreeIndex("id_idx", List.of(0), 12, List.of(0, 1)).toBuilder()
+      IndexMetadata index = TestIndexes.btreeIndex("id_idx", List.of(0), 12, List.of(0, 1)).toBuilder()
           .addFiles(IndexFile.newBuilder().setPath("page_lookup.lance").setSizeBytes(3))
           .addFiles(IndexFile.newBuilder().setPath("page_data.lance").setSizeBytes(5)).build();
       counting.delegate().put(location.key("_indices/" + uuid(index) + "/page_lookup.lance"), new byte[3]);
