@@ -281,7 +281,11 @@ final class FuzzRun implements AutoCloseable {
 
   private void oddRequest() throws IOException, InterruptedException {
     FuzzTable table = tables.get(random.nextInt(tables.size()));
-    byte[] real = corpus.get(random.nextInt(corpus.size())).txn().toByteArray();
+    // a transaction this table already committed, so that any 200 can only be that commit answered again (one from
+    // another table may be a valid new commit here, e.g. a Delete of a whole fragment, which names no file)
+    List<Corpus> own = corpus.stream().filter(c -> c.table() == table).toList();
+    List<Corpus> pool = own.isEmpty() ? corpus : own;
+    byte[] real = pool.get(random.nextInt(pool.size())).txn().toByteArray();
     switch (random.nextInt(9)) {
       case 0 -> {
         String id = pick("", "%24", "fuzz%24", "$", "$t0", "fuzz$", "fuzz$t0$extra", "nope$nope", "x".repeat(5000),
