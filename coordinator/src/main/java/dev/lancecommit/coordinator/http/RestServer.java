@@ -117,7 +117,7 @@ public final class RestServer {
         access).mount(r);
     new SchemaRoutes(catalog, stores.map(s -> new SchemaChange(commitService, s)),
         blocking, access).mount(r);
-    new VerifyTableRoute(catalog, options.tableStorage(), blocking, access,
+    new VerifyTableRoute(catalog, stores, branches, blocking, access,
         options.blockingExecutor().orElse(Runnable::run), options.verifyParallelism()).mount(r);
     UnsupportedRoutes.mount(r);
     r.route().failureHandler(this::renderFailure);

@@ -3,10 +3,11 @@ package dev.lancecommit.coordinator.http;
 import dev.lancecommit.coordinator.auth.AccessControl;
 import dev.lancecommit.coordinator.auth.Permission;
 import dev.lancecommit.coordinator.namespace.Catalog;
-import dev.lancecommit.coordinator.namespace.TableEntry;
 import dev.lancecommit.coordinator.namespace.TableNotFoundException;
 import dev.lancecommit.coordinator.namespace.TableVersionNotFoundException;
+import dev.lancecommit.coordinator.refs.Branches;
 import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.verify.FileProblem;
 import dev.lancecommit.coordinator.verify.TableVerification;
 import io.vertx.core.json.JsonArray;
@@ -21,7 +22,8 @@ import java.util.function.Function;
 
 /**
  * {@code POST /v1/table/{id}/verify} (admin grant): finds damage that is already there. Checks that every file a
- * version names (the latest by default, {@code "version": N} in the body for another) is in the store with the size
+ * version names (the latest by default, {@code "version": N} in the body for another; {@code "branch"} for a branch's
+ * versions, as the spec's other version operations take it) is in the store with the size
  * the manifest states, and with {@code "content": true} also what each new data, deletion and sequence file says
  * about itself (row counts, columns; one read per file). Answers
  * {@code {"id", "version", "location", "files_checked", "ok", "problems": [{"file", "what", "problem"}]}}; a damaged
@@ -30,12 +32,14 @@ import java.util.function.Function;
 final class VerifyTableRoute {
   private final Catalog catalog;
   private final Optional<TableVerification> verification;
+  private final Optional<Branches> branches;
   private final Blocking blocking;
   private final AccessControl access;
 
-  VerifyTableRoute(Catalog catalog, Optional<Function<String, StorageLocation>> tableStorage, Blocking blocking,
-      AccessControl access, Executor helpers, int parallelism) {
+  VerifyTableRoute(Catalog catalog, Optional<Function<String, StorageLocation>> tableStorage,
+      Optional<Branches> branches, Blocking blocking, AccessControl access, Executor helpers, int parallelism) {
     this.catalog = catalog;
+    this.branches = branches;
     this.verification = tableStorage.map(stores -> new TableVerification(stores, helpers, parallelism));
     this.blocking = blocking;
     this.access = access;
@@ -50,11 +54,14 @@ final class VerifyTableRoute {
     List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
     OptionalLong requested = body.nonNegativeLong("version");
     boolean content = body.bool("content").orElse(false);
+    String branch = BranchParam.of(ctx, body);
     access.require(Authentication.principal(ctx), Permission.ADMIN, id);
     TableVerification service = verification.orElseThrow(() -> ApiException.unsupportedOperation("VerifyTable"));
     blocking.run(() -> {
-      TableEntry entry = catalog.loadTable(id).orElseThrow(() -> new TableNotFoundException(id));
-      TableVerification.Result result = service.verify(entry.location(), requested, content).orElseThrow(() ->
+      TableRef table = catalog.loadTable(id).orElseThrow(() -> new TableNotFoundException(id)).toRef()
+          .onBranch(branch);
+      branches.ifPresent(b -> b.require(table));
+      TableVerification.Result result = service.verify(table.branchRoot(), requested, content).orElseThrow(() ->
           requested.isPresent() ? new TableVersionNotFoundException(id, requested.getAsLong())
               : new ApiException(404, ErrorCode.TABLE_VERSION_NOT_FOUND, "Table has no version yet",
                   "Table " + String.join("$", id) + " has no version to verify"));
@@ -66,7 +73,7 @@ final class VerifyTableRoute {
       return new JsonObject()
           .put("id", new JsonArray(id))
           .put("version", result.version())
-          .put("location", entry.location())
+          .put("location", table.branchRoot())
           .put("files_checked", result.report().filesChecked())
           .put("ok", result.report().ok())
           .put("problems", problems);

@@ -276,6 +276,37 @@ class BranchRoutesTest extends LaneServerFixture {
         .put("manifest_path", onMain.toString().substring(1)).put("manifest_size", 1)).error(400, 13);
   }
 
+  @Test
+  void filesABranchCommitAddsAreCheckedUnderTheBranchAndVerifyTakesTheBranch() throws Exception {
+    post("/v1/table/ns$t/branches/create", new JsonObject().put("name", "dev").put("from_version", 3)).ok();
+    Path branchRoot = root.resolve("tree/dev");
+    // written under main's root: the branch's version would name tree/dev/data/<file>, which is not there
+    Transaction misplaced = TransactionFactory.append(3, LanceProtos.fragments(lance.writeRows(300, 2)));
+    String detail = postBytes("/v1/table/ns$t/commit?branch=dev", misplaced.toByteArray()).error(400, 13)
+        .getString("detail");
+    String path = misplaced.getAppend().getFragments(0).getFiles(0).getPath();
+    assertThat(detail).contains("tree/dev/data/" + path).contains("is not there");
+    assertThat(versions("dev")).containsExactly(3L);
+
+    try (LanceTables onBranch = LanceTables.local(branchRoot)) {
+      Transaction append = TransactionFactory.append(3, LanceProtos.fragments(onBranch.writeRows(300, 2)));
+      assertThat(commit("dev", append).getLong("version")).isEqualTo(4L);
+      JsonObject healthy = post("/v1/table/ns$t/verify", new JsonObject().put("branch", "dev")).ok();
+      assertThat(healthy.getBoolean("ok")).isTrue();
+      assertThat(healthy.getLong("version")).isEqualTo(4L);
+      // the three fragments it shares with main (through the clone's base path) and its own
+      assertThat(healthy.getInteger("files_checked")).isEqualTo(4);
+
+      // the branch's own data file is lost: the branch is damaged, main is not
+      Files.delete(branchRoot.resolve("data").resolve(append.getAppend().getFragments(0).getFiles(0).getPath()));
+      JsonObject damaged = post("/v1/table/ns$t/verify?branch=dev", "{}").ok();
+      assertThat(damaged.getBoolean("ok")).isFalse();
+      assertThat(damaged.getJsonArray("problems").getJsonObject(0).getString("file")).contains("tree/dev/data/");
+      assertThat(post("/v1/table/ns$t/verify", "{}").ok().getBoolean("ok")).isTrue();
+    }
+    post("/v1/table/ns$t/verify", new JsonObject().put("branch", "nope")).error(404, 22);
+  }
+
   private List<Long> versions(String branch) {
     JsonArray versions = post("/v1/table/ns$t/version/list" + (branch.isEmpty() ? "" : "?branch=" + branch), "")
         .ok().getJsonArray("versions");
