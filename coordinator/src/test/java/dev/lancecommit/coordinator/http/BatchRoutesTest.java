@@ -182,6 +182,31 @@ class BatchRoutesTest extends LaneServerFixture {
   }
 
   @Test
+  void aMemberNamingAMissingFileFailsTheBatchBeforeItIsRecordedAndTheSameBatchLandsOnceTheFileIsThere()
+      throws Exception {
+    Path stagedA = stage("a", 2, 5);
+    Path stagedB = stage("b", 2, 5);
+    Transaction memberB = ManifestFile.decode(read(stagedB)).transaction().orElseThrow();
+    Path fileB = Path.of(tables.get("b").uri()).resolve("data")
+        .resolve(memberB.getAppend().getFragments(0).getFiles(0).getPath());
+    byte[] bytes = Files.readAllBytes(fileB);
+    Files.delete(fileB);
+    JsonObject batch = new JsonObject().put("entries", new JsonArray()
+        .add(entry("a", 2, stagedA)).add(entry("b", 2, stagedB)));
+    JsonObject error = post("/v1/table/version/batch-create", batch).error(400, 13);
+    assertThat(error.getString("detail")).contains("Batch member 1").contains(fileB.getFileName().toString())
+        .contains("is not there");
+    assertThat(tables.get("a").latestVersion()).isEqualTo(1);
+    assertThat(tables.get("b").latestVersion()).isEqualTo(1);
+    assertThat(events).isEmpty();
+
+    Files.write(fileB, bytes);
+    assertThat(post("/v1/table/version/batch-create", batch).ok().getJsonArray("versions")).hasSize(2);
+    assertThat(tables.get("a").latestVersion()).isEqualTo(2);
+    assertThat(tables.get("b").latestVersion()).isEqualTo(2);
+  }
+
+  @Test
   void namespaceReadersNeverSeeHalfABatch() throws Exception {
     Path stagedA = stage("a", 2, 5);
     Path stagedB = stage("b", 2, 5);
