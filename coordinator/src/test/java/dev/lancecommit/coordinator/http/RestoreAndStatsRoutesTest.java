@@ -10,15 +10,18 @@ import dev.lancecommit.coordinator.commit.CommitService;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.events.CommitEvent;
+import dev.lancecommit.format.pb.IndexMetadata;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.client.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
 import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.testing.lance.TestIndexes;
 import io.vertx.core.json.JsonObject;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
@@ -138,8 +141,13 @@ class RestoreAndStatsRoutesTest extends LaneServerFixture {
     try (Dataset ds = lance.open()) {
       ds.delete("id < 2"); // stock Lance writes a deletion file: version 4
     }
-    commit(TransactionFactory.createIndex(4, List.of(TestIndexes.btreeIndex("id_idx", List.of(0), 4,
-        List.of(0, 1, 2))), List.of()));
+    IndexMetadata index = TestIndexes.btreeIndex("id_idx", List.of(0), 4, List.of(0, 1, 2));
+    // an index that lists no files must have some in its directory (the commit's file checks look)
+    ByteBuffer uuid = index.getUuid().getUuid().asReadOnlyByteBuffer();
+    Path indexDir = Files.createDirectories(root.resolve("_indices")
+        .resolve(new UUID(uuid.getLong(), uuid.getLong()).toString()));
+    Files.write(indexDir.resolve("page_data.lance"), new byte[] {1});
+    commit(TransactionFactory.createIndex(4, List.of(index), List.of()));
     JsonObject stats = post("/v1/table/ns$t/stats", "{}").ok();
     long dataBytes;
     try (Stream<Path> files = Files.list(root.resolve("data"))) {

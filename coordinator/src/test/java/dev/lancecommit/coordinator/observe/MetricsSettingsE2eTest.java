@@ -35,6 +35,7 @@ class MetricsSettingsE2eTest {
         .port(0)
         .warehouse(dir.resolve("warehouse").toString())
         .kafka("none")
+        .set(CoordinatorConfig.COMMIT_VERIFY_FILES, "false") // hand-made transactions name files never written
         .set(ObservabilityConfig.METRICS_PORT, "0")
         .set(ObservabilityConfig.METRICS_PER_TABLE, "true")
         .set("auth.enabled", "true")
