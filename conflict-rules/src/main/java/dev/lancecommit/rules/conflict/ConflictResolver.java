@@ -4,6 +4,7 @@ import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.OperationKind;
 import dev.lancecommit.rules.conflict.ConflictCondition.Verdict;
 import dev.lancecommit.rules.conflict.ConflictOutcome.Kind;
+import dev.lancecommit.rules.group.GroupMembers;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -20,8 +21,9 @@ public final class ConflictResolver {
   /**
    * Checks ours against one committed transaction.
    *
-   * <p>Order: a committed transaction with our uuid -> ALREADY_COMMITTED (same operation) or INCOMPATIBLE
-   * "uuid-reuse" (a different operation under our uuid); then, when rebasing is not allowed, RETRYABLE "no-rebase"
+   * <p>Order: a committed transaction with our uuid, or a committed group commit naming our uuid among its members
+   * ({@link GroupMembers}) -> ALREADY_COMMITTED (same operation) or INCOMPATIBLE "uuid-reuse" (a different operation
+   * under our uuid); then, when rebasing is not allowed, RETRYABLE "no-rebase"
    * whatever the matrix says; else the matrix cell.
    *
    * @throws IllegalArgumentException when {@code theirVersion} is not after our read version
@@ -40,11 +42,12 @@ public final class ConflictResolver {
     String subject = ourKind.lanceName() + " at read version " + ours.getReadVersion();
     String object = theirKind.lanceName() + " committed at version " + theirVersion;
 
-    if (!ours.getUuid().isEmpty() && ours.getUuid().equals(theirs.getUuid())) {
+    if (GroupMembers.madeBy(theirs, ours.getUuid())) {
       if (ourKind == theirKind) {
+        boolean member = !ours.getUuid().equals(theirs.getUuid());
         return ConflictOutcome.of(Kind.ALREADY_COMMITTED, "already-committed", theirVersion, theirKind,
             "Transaction " + ours.getUuid() + " (" + ourKind.lanceName() + ") was already committed as version "
-                + theirVersion);
+                + theirVersion + (member ? ", in group commit " + theirs.getUuid() : ""));
       }
       return ConflictOutcome.of(Kind.INCOMPATIBLE, "uuid-reuse", theirVersion, theirKind,
           subject + " reuses uuid " + ours.getUuid() + " of the " + object + "; a new transaction needs a new uuid");
@@ -79,7 +82,7 @@ public final class ConflictResolver {
   /**
    * Checks ours against every version committed since its read version, in version order.
    *
-   * <p>First, if any of them carries our uuid, that decides (ALREADY_COMMITTED, or "uuid-reuse"). Otherwise the
+   * <p>First, if any of them carries our uuid (as its own, or as a member of a group commit), that decides (ALREADY_COMMITTED, or "uuid-reuse"). Otherwise the
    * first RETRYABLE or INCOMPATIBLE outcome in version order is returned. Otherwise the result is combined: REBASE
    * (rule of the first rebase, fragments of all rebases) if any version needs a rebase, else COMPATIBLE
    * ("compatible-with-all"); both name the newest version. With nothing committed since: COMPATIBLE "up-to-date",
@@ -112,7 +115,7 @@ public final class ConflictResolver {
     }
     if (!ours.getUuid().isEmpty()) {
       for (CommittedTransaction committed : ordered) {
-        if (ours.getUuid().equals(committed.txn().getUuid())) {
+        if (GroupMembers.madeBy(committed.txn(), ours.getUuid())) {
           return check(ours, committed.txn(), committed.version(), inputs);
         }
       }

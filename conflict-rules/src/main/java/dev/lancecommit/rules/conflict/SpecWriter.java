@@ -66,8 +66,9 @@ public final class SpecWriter {
         + " 409, code 14, `CommitConflictException(retryable=true)` |\n");
     md.append("| INCOMPATIBLE (X) | Ours can never apply on top of the committed version. |"
         + " 409, code 19, `CommitConflictException(retryable=false)` |\n");
-    md.append("| ALREADY_COMMITTED | A committed version carries a transaction with our uuid and operation: answer"
-        + " idempotently with that version. | the earlier commit's result |\n\n");
+    md.append("| ALREADY_COMMITTED | A committed version carries a transaction with our uuid and operation (its own,"
+        + " or a group commit listing our uuid among its members): answer idempotently with that version. | the"
+        + " earlier commit's result |\n\n");
     md.append("Every outcome names a rule (a condition id, a constant cell's name such as `append-vs-overwrite`, or one"
         + " of the resolver rules below), the committed version and operation, and a sentence for the caller.\n\n");
 
@@ -76,7 +77,9 @@ public final class SpecWriter {
         + " version:\n\n");
     md.append("1. Nothing committed since: COMPATIBLE, rule `up-to-date`.\n");
     md.append("2. A committed transaction with our (non-empty) uuid decides first: ALREADY_COMMITTED (rule"
-        + " `already-committed`) when its operation is ours, else INCOMPATIBLE (rule `uuid-reuse`).\n");
+        + " `already-committed`) when its operation is ours, else INCOMPATIBLE (rule `uuid-reuse`). A group commit"
+        + " (several writers' transactions committed as one version, see below) counts as each of its members: its"
+        + " transaction property `lance-commit-coordinator.group-members` lists their uuids.\n");
     md.append("3. Rebasing disabled (`rebase=false`): any committed version makes it RETRYABLE, rule `no-rebase`,"
         + " whatever the matrix says (the reason quotes the matrix's verdict).\n");
     md.append("4. Otherwise each version in ascending order is checked with the matrix cell (ours = row, theirs ="
@@ -146,7 +149,17 @@ public final class SpecWriter {
         + " rebase needs I/O and is the coordinator's job: read each fragment's current deletion vector; any row also"
         + " in our affected rows -> R (\"both modified rows at addresses …\"); otherwise write the union as a new"
         + " deletion file (or remove the fragment when every physical row is deleted) and set `read_version` to the"
-        + " latest version.\n");
+        + " latest version.\n\n");
+    md.append("## Group commits\n\n");
+    md.append("When several transactions wait for one table, the coordinator may commit those that commute as ONE"
+        + " version (`GroupCommit`). Each member is checked by the rules above against every version since its read"
+        + " version and against the members before it, as if those had committed one by one (a Delete/Update is"
+        + " rebased onto them, merging deletion vectors); a member that conflicts is answered alone. The version"
+        + " records one transaction: a fresh uuid, `read_version` = the version the group is built on, the members"
+        + " merged and their uuids in the property `lance-commit-coordinator.group-members`. Grouped: Appends (with"
+        + " unassigned fragment ids; Lance's `commit_batch` merges appends the same way), Deletes, and rewrite-rows"
+        + " Updates that modify the same fields, on tables without stable row ids. Everything else, and any member"
+        + " with a tag, commits alone as sent.\n");
     return md.toString();
   }
 

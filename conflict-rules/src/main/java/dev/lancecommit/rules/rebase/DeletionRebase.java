@@ -89,12 +89,29 @@ public final class DeletionRebase {
    */
   public static RebasePlan rebase(Transaction ours, ConflictOutcome outcome, RebaseInputs inputs, TableState latest,
       Function<DataFragment, RoaringBitmap> currentDeletions) {
-    return rebase(ours, outcome, inputs, latest, currentDeletions, RANDOM::nextLong);
+    return rebase(ours, outcome, inputs, latest, currentDeletions, (LongSupplier) RANDOM::nextLong);
   }
 
   /** {@link #rebase(Transaction, ConflictOutcome, RebaseInputs, TableState, Function)} with the given id source. */
   public static RebasePlan rebase(Transaction ours, ConflictOutcome outcome, RebaseInputs inputs, TableState latest,
       Function<DataFragment, RoaringBitmap> currentDeletions, LongSupplier deletionFileIds) {
+    Objects.requireNonNull(deletionFileIds, "deletionFileIds");
+    return rebase(ours, outcome, inputs, latest, currentDeletions, (fragmentId, rows) -> {
+      long id;
+      do {
+        id = deletionFileIds.getAsLong();
+      } while (id == 0);
+      return id;
+    });
+  }
+
+  /**
+   * {@link #rebase(Transaction, ConflictOutcome, RebaseInputs, TableState, Function)} naming each new deletion file
+   * with {@code deletionFileIds} (e.g. {@link DeletionFileIds#contentAddressed}, so that rebasing the same
+   * transaction onto the same version twice writes the same files under the same names).
+   */
+  public static RebasePlan rebase(Transaction ours, ConflictOutcome outcome, RebaseInputs inputs, TableState latest,
+      Function<DataFragment, RoaringBitmap> currentDeletions, DeletionFileIds deletionFileIds) {
     Objects.requireNonNull(ours, "ours");
     Objects.requireNonNull(outcome, "outcome");
     Objects.requireNonNull(inputs, "inputs");
@@ -127,13 +144,13 @@ public final class DeletionRebase {
     private final RebaseInputs inputs;
     private final TableState latest;
     private final Function<DataFragment, RoaringBitmap> currentDeletions;
-    private final LongSupplier ids;
+    private final DeletionFileIds ids;
     private final Map<Long, DataFragment> ourUpdated = new LinkedHashMap<>();
     private final TreeSet<Long> ourRemoved = new TreeSet<>();
     private final Map<Long, DataFragment> latestFragments = new TreeMap<>();
 
     Run(Transaction ours, ConflictOutcome outcome, RebaseInputs inputs, TableState latest,
-        Function<DataFragment, RoaringBitmap> currentDeletions, LongSupplier ids) {
+        Function<DataFragment, RoaringBitmap> currentDeletions, DeletionFileIds ids) {
       this.ours = ours;
       this.kind = OperationKind.of(ours);
       this.outcome = outcome;
@@ -228,7 +245,7 @@ public final class DeletionRebase {
           rebased.put(fragmentId, mine.toBuilder().clearDeletionFile().build());
         } else {
           NewDeletionFile file = DeletionVectors.encode(
-              fragmentId, latest.version(), nextId(), DeletionFileType.BITMAP, merged);
+              fragmentId, latest.version(), nextId(fragmentId, merged), DeletionFileType.BITMAP, merged);
           files.add(file);
           rebased.put(fragmentId, mine.toBuilder().setDeletionFile(file.meta()).build());
         }
@@ -298,11 +315,11 @@ public final class DeletionRebase {
       return now.getPhysicalRows() != 0 ? now.getPhysicalRows() : mine.getPhysicalRows();
     }
 
-    private long nextId() {
-      long id;
-      do {
-        id = ids.getAsLong();
-      } while (id == 0);
+    private long nextId(long fragmentId, RoaringBitmap rows) {
+      long id = ids.idFor(fragmentId, rows);
+      if (id == 0) {
+        throw new IllegalStateException("Deletion file ids are never 0 (fragment " + fragmentId + ")");
+      }
       return id;
     }
 

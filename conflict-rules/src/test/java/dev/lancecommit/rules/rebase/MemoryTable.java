@@ -52,7 +52,18 @@ final class MemoryTable {
     versions.add(ManifestBuilder.build(null, create, context(1, create)));
   }
 
-  private static CommitContext context(long version, Transaction txn) {
+  private MemoryTable(MemoryTable other) {
+    versions.addAll(other.versions);
+    log.addAll(other.log);
+    files.putAll(other.files);
+  }
+
+  /** An independent copy: the same versions and files, committed to separately from now on. */
+  MemoryTable copy() {
+    return new MemoryTable(this);
+  }
+
+  static CommitContext context(long version, Transaction txn) {
     return new CommitContext(version, Instant.now(), TransactionFiles.fileName(txn), WriterVersions.coordinator(),
         false, CommitContext.DEFAULT_STORAGE_VERSION);
   }
@@ -76,6 +87,11 @@ final class MemoryTable {
     versions.add(next);
     log.add(new CommittedTransaction(next.version(), txn));
     return next;
+  }
+
+  /** Stores files (relative path -> bytes) as a commit writes them before its manifest. */
+  void store(Map<String, byte[]> written) {
+    files.putAll(written);
   }
 
   /** Writes the files of a rebase plan, then commits its transaction. */
