@@ -34,6 +34,9 @@ import java.util.Objects;
  * @param branch the Lance branch the version was committed on; {@code null} for the main branch
  * @param batchId the id of the atomic multi-table batch (BatchCreateTableVersions, BatchCommitTables) the version
  *     belongs to; {@code null} for a version committed on its own
+ * @param members the writers' transactions this version commits, in the order applied: one for a commit of its own,
+ *     several for a group commit (then {@code transactionUuid} is the group's own uuid); empty when not known (a
+ *     version written bypassing the coordinator without a readable transaction). Added in schema version 2.
  */
 public record CommitEvent(
     List<String> tableId,
@@ -53,13 +56,33 @@ public record CommitEvent(
     boolean governed,
     TraceContext trace,
     String branch,
-    String batchId) {
+    String batchId,
+    List<Member> members) {
 
   /** The actor recorded when a commit carries no identity. */
   public static final String ANONYMOUS = "anonymous";
 
   /** Delimiter used to join table id parts into one string (the Lance namespace spec's default). */
   public static final String ID_DELIMITER = "$";
+
+  /**
+   * One writer's transaction in the version.
+   *
+   * @param transactionUuid the uuid the writer gave it
+   * @param readVersion the read version the writer built it on
+   * @param actor who sent it, {@link #ANONYMOUS} when unknown
+   * @param traceId the trace id (32 hex digits) of its commit request, may be {@code null}
+   */
+  public record Member(String transactionUuid, long readVersion, String actor, String traceId) {
+    public Member {
+      requireText(transactionUuid, "member transactionUuid");
+      requireNonNegative(readVersion, "member readVersion");
+      actor = actor == null || actor.isBlank() ? ANONYMOUS : actor;
+      if (traceId != null && traceId.isBlank()) {
+        throw new IllegalArgumentException("member traceId must be null or non-blank");
+      }
+    }
+  }
 
   public CommitEvent {
     Objects.requireNonNull(tableId, "tableId");
@@ -93,14 +116,20 @@ public record CommitEvent(
     if (batchId != null && batchId.isBlank()) {
       throw new IllegalArgumentException("batchId must be null or non-blank");
     }
+    members = members == null ? List.of() : List.copyOf(members);
   }
 
-  /** {@link CommitEvent} without a batch (the fields of schema version 1, the main branch). */
+  /** {@link CommitEvent} of schema version 1's fields: the main branch, no batch, no member list. */
   public CommitEvent(List<String> tableId, String tableUuid, String location, long version, long readVersion,
       String operation, String transactionUuid, String manifestPath, int fragmentsAdded, int fragmentsRemoved,
       long rowsAdded, long rowsRemoved, Instant committedAt, String actor, boolean governed, TraceContext trace) {
     this(tableId, tableUuid, location, version, readVersion, operation, transactionUuid, manifestPath, fragmentsAdded,
-        fragmentsRemoved, rowsAdded, rowsRemoved, committedAt, actor, governed, trace, null, null);
+        fragmentsRemoved, rowsAdded, rowsRemoved, committedAt, actor, governed, trace, null, null, List.of());
+  }
+
+  /** How many writers' transactions the version commits: the members, or 1 when they are not known. */
+  public int groupSize() {
+    return Math.max(1, members.size());
   }
 
   /** Lance's name of the main branch, which events leave out ({@code branch} null). */
@@ -179,6 +208,7 @@ public record CommitEvent(
     private TraceContext trace;
     private String branch;
     private String batchId;
+    private List<Member> members = List.of();
 
     private Builder() {}
 
@@ -201,6 +231,7 @@ public record CommitEvent(
       trace = e.trace;
       branch = e.branch;
       batchId = e.batchId;
+      members = e.members;
     }
 
     public Builder tableId(List<String> value) {
@@ -279,6 +310,11 @@ public record CommitEvent(
       return this;
     }
 
+    public Builder members(List<Member> value) {
+      members = value;
+      return this;
+    }
+
     /** The trace context of the commit; null for none. */
     public Builder trace(TraceContext value) {
       trace = value;
@@ -317,7 +353,8 @@ public record CommitEvent(
           governed,
           trace,
           branch,
-          batchId);
+          batchId,
+          members);
     }
   }
 }

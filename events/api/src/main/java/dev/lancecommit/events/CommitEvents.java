@@ -32,11 +32,15 @@ import java.util.Objects;
  * /lance-commit-coordinator}), subject = table id joined with {@code $}, time = committedAt, datacontenttype {@value
  * #DATA_CONTENT_TYPE}, extensions {@value #EXT_TABLE_ID}, {@value #EXT_NAMESPACE} (omitted for a root-level table),
  * {@value #EXT_ACTOR}, and the CloudEvents distributed-tracing extension ({@code traceparent}, {@code tracestate};
- * omitted when the event has no trace context). The {@code data} object is described by
- * {@code schemas/table-committed-v2.json} on the classpath ({@link #DATA_SCHEMA_RESOURCE}); it is the authoritative
- * content when reading back. Version 2 only adds fields: {@code branch}, written for versions of a Lance branch and
- * left out for the main branch, and {@code batch_id}, written for the versions of an atomic multi-table batch; so
- * the events of main-branch versions committed on their own are also valid version-1 data.
+ * omitted when the event has no trace context), dataschema {@value #DATA_SCHEMA}. The {@code data} object is described
+ * by {@code schemas/table-committed-v2.json} on the classpath ({@link #DATA_SCHEMA_RESOURCE}); it is the authoritative
+ * content when reading back.
+ *
+ * <p>Schema versions only add fields. Version 2 adds {@code branch} (written for versions of a Lance branch, left out
+ * for the main branch), {@code batch_id} (written for the versions of an atomic multi-table batch), {@code members} (the writers' transactions a version commits: uuid, read version, actor, trace
+ * id) and {@code group_size}; every field of version 1 keeps its meaning, so a consumer of version 1 reads version 2
+ * events unchanged (for a group commit, {@code transaction_uuid} is the group's own uuid and {@code actor} names its
+ * members' actors). Events of version 1 are read as main-branch versions without a member list.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -46,8 +50,12 @@ public final class CommitEvents {
   public static final String DATA_CONTENT_TYPE = "application/json";
   /** Content type of a structured-mode JSON CloudEvent (the Kafka {@code content-type} header value). */
   public static final String STRUCTURED_CONTENT_TYPE = JsonFormat.CONTENT_TYPE + "; charset=UTF-8";
-  /** Classpath resource of the JSON Schema of the {@code data} object. */
+  /** Classpath resource of the JSON Schema of the {@code data} object (the current version, 2). */
   public static final String DATA_SCHEMA_RESOURCE = "/schemas/table-committed-v2.json";
+  /** Classpath resource of version 1 of the schema, kept for consumers that validate against it. */
+  public static final String DATA_SCHEMA_V1_RESOURCE = "/schemas/table-committed-v1.json";
+  /** The {@code dataschema} attribute of every commit event: the {@code $id} of the current schema. */
+  public static final String DATA_SCHEMA = "urn:lancecommit:schema:table-committed:v2";
 
   public static final String EXT_TABLE_ID = "tableid";
   public static final String EXT_NAMESPACE = "namespace";
@@ -84,6 +92,7 @@ public final class CommitEvents {
             .withType(TYPE)
             .withSubject(event.tableKey())
             .withTime(OffsetDateTime.ofInstant(event.committedAt(), ZoneOffset.UTC))
+            .withDataSchema(URI.create(DATA_SCHEMA))
             .withData(DATA_CONTENT_TYPE, JsonCloudEventData.wrap(toData(event)))
             .withExtension(EXT_TABLE_ID, event.tableKey())
             .withExtension(EXT_ACTOR, event.actor());
@@ -147,6 +156,19 @@ public final class CommitEvents {
     }
     if (event.batchId() != null) {
       data.put("batch_id", event.batchId());
+    }
+    if (!event.members().isEmpty()) {
+      ArrayNode members = data.putArray("members");
+      for (CommitEvent.Member member : event.members()) {
+        ObjectNode m = members.addObject();
+        m.put("transaction_uuid", member.transactionUuid());
+        m.put("read_version", member.readVersion());
+        m.put("actor", member.actor());
+        if (member.traceId() != null) {
+          m.put("trace_id", member.traceId());
+        }
+      }
+      data.put("group_size", event.members().size());
     }
     return data;
   }
@@ -260,7 +282,41 @@ public final class CommitEvents {
         governed.booleanValue(),
         trace,
         branch == null || branch.isNull() ? null : branch.asText(),
-        optionalText(data, "batch_id"));
+        optionalText(data, "batch_id"),
+        members(data));
+  }
+
+  /** The member list of a version 2 event; empty for version 1. */
+  private static List<CommitEvent.Member> members(JsonNode data) {
+    JsonNode members = data.get("members");
+    if (members == null || members.isNull()) {
+      return List.of();
+    }
+    if (!members.isArray()) {
+      throw new InvalidCommitEventException("members must be an array");
+    }
+    List<CommitEvent.Member> out = new ArrayList<>();
+    for (JsonNode member : members) {
+      if (!member.isObject()) {
+        throw new InvalidCommitEventException("members must be an array of objects");
+      }
+      JsonNode trace = member.get("trace_id");
+      if (trace != null && !trace.isNull() && !trace.isTextual()) {
+        throw new InvalidCommitEventException("members[].trace_id must be a string");
+      }
+      JsonNode actor = member.get("actor");
+      if (actor != null && !actor.isNull() && !actor.isTextual()) {
+        throw new InvalidCommitEventException("members[].actor must be a string");
+      }
+      out.add(new CommitEvent.Member(text(member, "transaction_uuid"), longValue(member, "read_version"),
+          actor == null || actor.isNull() ? null : actor.asText(),
+          trace == null || trace.isNull() ? null : trace.asText()));
+    }
+    JsonNode size = data.get("group_size");
+    if (size != null && (!size.isIntegralNumber() || size.longValue() != out.size())) {
+      throw new InvalidCommitEventException("group_size " + size + " does not match the " + out.size() + " members");
+    }
+    return out;
   }
 
   private static JsonNode dataNode(CloudEventData data, String eventId) {

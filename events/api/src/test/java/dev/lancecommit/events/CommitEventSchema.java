@@ -11,14 +11,14 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 
-/** The published JSON Schema of the commit event data object, loaded from the main classpath. */
+/** The published JSON Schemas of the commit event data object (current and version 1), from the main classpath. */
 final class CommitEventSchema {
   private static final JsonSchema SCHEMA = load(CommitEvents.DATA_SCHEMA_RESOURCE);
-  private static final JsonSchema VERSION_1 = load("/schemas/table-committed-v1.json");
+  private static final JsonSchema VERSION_1 = load(CommitEvents.DATA_SCHEMA_V1_RESOURCE);
 
   private CommitEventSchema() {}
 
-  /** Validation errors of {@code data}; empty when valid. */
+  /** Validation errors of {@code data} against the current schema; empty when valid. */
   static List<String> errors(JsonNode data) {
     return SCHEMA.validate(data).stream().map(ValidationMessage::getMessage).sorted().toList();
   }

@@ -147,6 +147,54 @@ class CommitEventsTest {
   }
 
   @Test
+  void aGroupCommitListsItsMembersAndRoundTrips() throws Exception {
+    CommitEvent group = nested.toBuilder()
+        .actor("alice, bob")
+        .members(List.of(
+            new CommitEvent.Member("11111111-1111-4111-8111-111111111111", 40, "alice", "0af7651916cd43dd"),
+            new CommitEvent.Member("22222222-2222-4222-8222-222222222222", 41, "bob", null)))
+        .build();
+    assertThat(group.groupSize()).isEqualTo(2);
+    assertThat(nested.groupSize()).isEqualTo(1);
+    CloudEvent ce = CommitEvents.defaults().toCloudEvent(group);
+    assertThat(ce.getDataSchema()).isEqualTo(URI.create(CommitEvents.DATA_SCHEMA));
+    JsonNode data = MAPPER.readTree(CommitEvents.defaults().toStructuredJson(group)).get("data");
+    assertThat(data.get("group_size").asInt()).isEqualTo(2);
+    assertThat(data.get("members").get(0).get("trace_id").asText()).isEqualTo("0af7651916cd43dd");
+    assertThat(data.get("members").get(1).has("trace_id")).isFalse();
+    assertThat(CommitEventSchema.errors(data)).isEmpty();
+    assertThat(CommitEvents.fromStructuredJson(CommitEvents.defaults().toStructuredJson(group))).isEqualTo(group);
+  }
+
+  @Test
+  void version2OnlyAddsFieldsSoVersion1ConsumersAndEventsKeepWorking() {
+    CommitEvent group = nested.toBuilder().members(List.of(
+        new CommitEvent.Member("11111111-1111-4111-8111-111111111111", 40, "alice", null))).build();
+    ObjectNode data = CommitEvents.toData(group);
+    // everything version 1 defines is there with its version-1 meaning: strip what version 2 added and it is valid
+    ObjectNode asV1 = data.deepCopy();
+    asV1.remove(List.of("members", "group_size"));
+    assertThat(CommitEventSchema.errorsAgainstVersion1(asV1)).isEmpty();
+    // an event of version 1 (an older coordinator) is read as a version without a member list
+    assertThat(CommitEvents.fromData(asV1, null).members()).isEmpty();
+    assertThat(CommitEvents.fromData(asV1, null).groupSize()).isEqualTo(1);
+    assertThat(CommitEventSchema.errors(asV1)).as("a version 1 event is a valid version 2 event").isEmpty();
+  }
+
+  @Test
+  void aMemberListMustAgreeWithItsSize() {
+    CommitEvent group = nested.toBuilder().members(List.of(
+        new CommitEvent.Member("11111111-1111-4111-8111-111111111111", 40, "alice", null))).build();
+    ObjectNode data = CommitEvents.toData(group);
+    data.put("group_size", 3);
+    assertThatThrownBy(() -> CommitEvents.fromData(data, null)).isInstanceOf(InvalidCommitEventException.class)
+        .hasMessageContaining("group_size");
+    ObjectNode noSize = CommitEvents.toData(group);
+    noSize.remove("group_size");
+    assertThat(CommitEventSchema.errors(noSize)).isNotEmpty();
+  }
+
+  @Test
   void schemaRejectsMalformedData() {
     assertThat(CommitEventSchema.errors(mutated(d -> d.remove("governed")))).isNotEmpty();
     assertThat(CommitEventSchema.errors(mutated(d -> d.put("extra", 1)))).isNotEmpty();
