@@ -107,7 +107,8 @@ public final class Coordinator implements AutoCloseable {
         resources.push(vendor);
       }
       DeletionVectors.checkArrowAvailable(); // server-side rebase reads and writes Arrow deletion files
-      ObjectStores stores = new ObjectStores(config.s3Config(), observability.storeDecorator());
+      ObjectStores stores = new ObjectStores(config.s3Config(), config.get(CoordinatorConfig.STORE_LOCAL_FSYNC),
+          observability.storeDecorator());
       resources.push(stores);
       String warehouseUri = normalizeWarehouse(config.get(CoordinatorConfig.WAREHOUSE));
       StorageLocation warehouse = stores.resolve(warehouseUri);
@@ -159,8 +160,15 @@ public final class Coordinator implements AutoCloseable {
                 + started.startupProblem().map(problem -> ": " + problem).orElse("")));
       }
 
+      // Lanes and HTTP routes get pools of their own: a burst of catalog calls never delays a commit's write.
+      ExecutorService lanes = Executors.newFixedThreadPool(
+          config.get(CoordinatorConfig.COMMIT_THREADS), namedThreads("lcc-lane-"));
+      resources.push(() -> {
+        lanes.shutdown();
+        lanes.awaitTermination(10, TimeUnit.SECONDS);
+      });
       ExecutorService workers = Executors.newFixedThreadPool(
-          config.get(CoordinatorConfig.COMMIT_THREADS), namedThreads("lcc-worker-"));
+          config.get(CoordinatorConfig.HTTP_WORKER_THREADS), namedThreads("lcc-worker-"));
       resources.push(() -> {
         workers.shutdown();
         workers.awaitTermination(10, TimeUnit.SECONDS);
@@ -175,8 +183,10 @@ public final class Coordinator implements AutoCloseable {
           namingScheme(config.get(CoordinatorConfig.COMMIT_MANIFEST_NAMING)),
           formatFeatures(config),
           config.get(CoordinatorConfig.COMMIT_VERIFY_FILES),
-          config.get(CoordinatorConfig.COMMIT_VERIFY_FILES_PARALLELISM));
-      LaneCommitService commits = new LaneCommitService(stores::resolve, settings, events, workers, Clock.systemUTC(),
+          config.get(CoordinatorConfig.COMMIT_VERIFY_FILES_PARALLELISM),
+          config.get(CoordinatorConfig.COMMIT_GROUP_MAX_TRANSACTIONS),
+          config.get(CoordinatorConfig.COMMIT_GROUP_MAX_BYTES));
+      LaneCommitService commits = new LaneCommitService(stores::resolve, settings, events, lanes, Clock.systemUTC(),
           config.get(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS),
           observability.commitObserver());
       observability.bindCommits(commits);
@@ -214,8 +224,10 @@ public final class Coordinator implements AutoCloseable {
 
       Vertx vertx = Vertx.vertx(observability.vertxOptions());
       resources.push(() -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+      int eventLoops = config.get(CoordinatorConfig.HTTP_EVENT_LOOPS);
       RestServer server = new RestServer(vertx, catalog, commits, RestServerOptions.builder()
           .maxBodyBytes(config.get(CoordinatorConfig.HTTP_MAX_BODY_BYTES))
+          .eventLoops(eventLoops > 0 ? eventLoops : Runtime.getRuntime().availableProcessors())
           .blockingExecutor(workers)
           .accessControl(auth.accessControl())
           .tableEvents(tableEvents)

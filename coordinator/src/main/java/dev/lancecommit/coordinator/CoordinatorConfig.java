@@ -74,8 +74,23 @@ public final class CoordinatorConfig {
   public static final ConfigKey<Boolean> STORE_VERIFY_CONDITIONAL_PUT = KEYS.bool("store.verify-conditional-put",
       true, "At start, prove the warehouse store rejects a second create of one key (If-None-Match: *) and refuse to "
           + "serve if it does not. Turn off only for stores proven otherwise.");
+  public static final ConfigKey<Boolean> STORE_LOCAL_FSYNC = KEYS.bool("store.local.fsync", true,
+      "Local-disk warehouses and tables: flush each manifest (and each deletion file a rebase writes) to stable "
+          + "storage before answering, so an acknowledged commit survives a power loss. false skips every flush: "
+          + "the durability of Lance's own local commits, which never flush (a crash of the process loses nothing, a "
+          + "power loss may lose the latest commits), at a fraction of the latency. S3 is durable either way.");
   public static final ConfigKey<Integer> COMMIT_THREADS = KEYS.integer("commit.threads", 32, atLeast(1),
-      "Worker threads that drain commit lanes and do storage I/O (each table's lane uses one at a time).");
+      "Threads of the commit lanes, a pool of their own: each table's lane prepares the next version on one while "
+          + "the manifest of the one before is written on another, and hands events over after answering.");
+  public static final ConfigKey<Integer> COMMIT_GROUP_MAX_TRANSACTIONS = KEYS.integer(
+      "commit.group.max-transactions", 128, atLeast(1),
+      "Group commit: most writers' transactions one version may commit. Transactions waiting in a table's lane "
+          + "that commute (appends; deletes and rewrite-rows updates of disjoint rows) are committed as one version "
+          + "recording all of them; 1 turns grouping off.");
+  public static final ConfigKey<Long> COMMIT_GROUP_MAX_BYTES = KEYS.longInteger("commit.group.max-bytes",
+      8L << 20, atLeast(1),
+      "Group commit: most bytes of transactions (as sent) one version may hold; a single larger one still commits "
+          + "alone.");
   public static final ConfigKey<Integer> COMMIT_MAX_QUEUED_PER_TABLE = KEYS.integer("commit.max-queued-per-table",
       1000, atLeast(1), "Commits waiting in one table's lane before new ones are throttled with 429/21.");
   public static final ConfigKey<Integer> COMMIT_MAX_REBUILD_ATTEMPTS = KEYS.integer("commit.max-rebuild-attempts",
@@ -133,6 +148,11 @@ public final class CoordinatorConfig {
   public static final ConfigKey<Long> HTTP_MAX_BODY_BYTES = KEYS.longInteger("http.max-body-bytes",
       RestServerOptions.DEFAULT_MAX_BODY_BYTES,
       atLeast(1), "Largest request body accepted (a transaction with many fragments can be large).");
+  public static final ConfigKey<Integer> HTTP_EVENT_LOOPS = KEYS.integer("http.event-loops", 0, atLeast(0),
+      "HTTP server instances sharing the port, each on its own event loop; 0 = one per core.");
+  public static final ConfigKey<Integer> HTTP_WORKER_THREADS = KEYS.integer("http.worker-threads", 32, atLeast(1),
+      "Threads for the blocking work of HTTP routes (catalog reads and writes, namespace API storage calls), "
+          + "separate from the commit lanes' threads.");
 
   /** Every key of the coordinator, in documentation order. */
   private static final ConfigKeys ALL =

@@ -57,7 +57,61 @@ public final class FaultInjectingObjectStore implements ObjectStore {
     T run();
   }
 
+  /**
+   * A call held before it reaches the store until {@link #release()}: a slow request, for making work pile up
+   * behind it (e.g. commits queueing while a manifest write is in flight).
+   */
+  public static final class Hold {
+    private final Call call;
+    private final Predicate<String> keys;
+    private final java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+    private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+    private final java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile String key;
+
+    private Hold(Call call, Predicate<String> keys) {
+      this.call = call;
+      this.keys = keys;
+    }
+
+    boolean claim(String candidate) {
+      if (keys.test(candidate) && claimed.compareAndSet(false, true)) {
+        key = candidate;
+        return true;
+      }
+      return false;
+    }
+
+    /** Waits until a call is held; false when none came within the time. */
+    public boolean awaitHeld(java.time.Duration timeout) throws InterruptedException {
+      return held.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** The key of the call held, once one is. */
+    public String key() {
+      return key;
+    }
+
+    /** Lets the held call (and a later one, if none is held yet) go through. */
+    public void release() {
+      released.countDown();
+    }
+
+    void hold() {
+      held.countDown();
+      try {
+        if (!released.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+          throw new IllegalStateException("a " + call + " of " + key + " was held for a minute and never released");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StoreUnavailableException("interrupted while held", e);
+      }
+    }
+  }
+
   private final ObjectStore delegate;
+  private final ConcurrentLinkedQueue<Hold> holds = new ConcurrentLinkedQueue<>();
   private final Map<Call, ConcurrentLinkedQueue<Fault>> faults = new EnumMap<>(Call.class);
   private final Map<Call, AtomicInteger> calls = new EnumMap<>(Call.class);
 
@@ -89,6 +143,13 @@ public final class FaultInjectingObjectStore implements ObjectStore {
     return this;
   }
 
+  /** Holds the next call of kind {@code call} whose key matches {@code keys} until the hold is released. */
+  public Hold holdNext(Call call, Predicate<String> keys) {
+    Hold hold = new Hold(Objects.requireNonNull(call), Objects.requireNonNull(keys));
+    holds.add(hold);
+    return hold;
+  }
+
   /** Faults of this kind not yet thrown. */
   public int pendingFaults(Call call) {
     return faults.get(call).stream().mapToInt(f -> Math.max(0, f.remaining().get())).sum();
@@ -101,6 +162,8 @@ public final class FaultInjectingObjectStore implements ObjectStore {
 
   public void clearFaults() {
     faults.values().forEach(ConcurrentLinkedQueue::clear);
+    holds.forEach(Hold::release);
+    holds.clear();
   }
 
   public ObjectStore delegate() {
@@ -193,6 +256,13 @@ public final class FaultInjectingObjectStore implements ObjectStore {
 
   private <T> T intercept(Call call, String key, StoreCall<T> action) {
     calls.get(call).incrementAndGet();
+    for (Hold hold : holds) {
+      if (hold.call == call && hold.claim(key)) {
+        holds.remove(hold);
+        hold.hold();
+        break;
+      }
+    }
     Fault fault = claim(call, key);
     if (fault == null) {
       return action.run();

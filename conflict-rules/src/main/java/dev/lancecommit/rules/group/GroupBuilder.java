@@ -9,7 +9,7 @@ import dev.lancecommit.rules.CommitContext;
 import dev.lancecommit.rules.InvalidTransactionException;
 import dev.lancecommit.rules.ManifestBuilder;
 import dev.lancecommit.rules.OperationKind;
-import dev.lancecommit.rules.RulesException;
+import dev.lancecommit.format.RulesException;
 import dev.lancecommit.rules.SchemaContractException;
 import dev.lancecommit.rules.TransactionValidator;
 import dev.lancecommit.rules.conflict.CommittedTransaction;

@@ -14,7 +14,7 @@ import dev.lancecommit.rules.group.GroupBuilder;
 import dev.lancecommit.rules.group.GroupBuilder.Candidate;
 import dev.lancecommit.rules.group.GroupBuilder.Verdict;
 import dev.lancecommit.rules.group.GroupMembers;
-import dev.lancecommit.testing.lance.TransactionFactory;
+import dev.lancecommit.client.lance.TransactionFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

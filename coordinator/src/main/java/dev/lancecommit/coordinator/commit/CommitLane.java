@@ -4,15 +4,15 @@ import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.storage.StoreException;
 import dev.lancecommit.coordinator.table.CommitOutcome;
 import dev.lancecommit.coordinator.table.NextVersion;
+import dev.lancecommit.coordinator.table.StagedVersion;
 import dev.lancecommit.coordinator.table.TableOperations;
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.table.TableSnapshot;
-import dev.lancecommit.coordinator.verify.CommitFileCheck;
-import dev.lancecommit.coordinator.verify.FileVerifier;
 import dev.lancecommit.events.CommitEvent;
+import dev.lancecommit.events.TraceContext;
+import dev.lancecommit.format.FeatureFlags;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
-import dev.lancecommit.format.FeatureFlags;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.TransactionFiles;
 import dev.lancecommit.format.deletion.DeletionVectors;
@@ -22,41 +22,57 @@ import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.CommitContext;
 import dev.lancecommit.rules.InvalidTransactionException;
 import dev.lancecommit.rules.ManifestBuilder;
-import dev.lancecommit.format.RulesException;
-import dev.lancecommit.rules.SchemaContractException;
 import dev.lancecommit.rules.OperationKind;
 import dev.lancecommit.rules.TransactionValidator;
-import dev.lancecommit.rules.conflict.CommittedTransaction;
 import dev.lancecommit.rules.conflict.CommitConflictException;
-import dev.lancecommit.rules.conflict.ConflictOutcome;
-import dev.lancecommit.rules.conflict.ConflictResolver;
-import dev.lancecommit.rules.conflict.RebaseInputs;
-import dev.lancecommit.rules.rebase.DeletionRebase;
-import dev.lancecommit.rules.rebase.RebasePlan;
-import org.roaringbitmap.RoaringBitmap;
+import dev.lancecommit.rules.conflict.CommittedTransaction;
+import dev.lancecommit.rules.group.GroupBuilder;
+import dev.lancecommit.rules.group.GroupBuilder.Verdict;
+import dev.lancecommit.rules.group.GroupMembers;
 import java.time.Clock;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.roaringbitmap.RoaringBitmap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies the commits of one table, one at a time, in arrival order.
+ * Applies the commits of one table: a pipeline whose only serial step is the manifest's put-if-absent.
  *
- * <p>The table's {@link TableOperations} keep the latest version and the transactions of recent versions, so a
- * commit queued behind a write in flight is checked against that write the moment it lands, without listing the
- * store. The store stays the source of truth: when the create-only write finds its version taken (another
- * coordinator, or a writer bypassing us), the lane reloads what landed and checks again.
+ * <p>Phases of a version, each a method below: <b>prepare</b> (decode each waiting transaction, validate it, check
+ * it with the conflict rules against the versions since its read version and the members before it, rebase a
+ * Delete/Update; {@link GroupBuilder}), <b>build</b> (the next manifest, of one transaction or of a group of
+ * commuting ones), <b>stage</b> (deletion files and {@code .txn} written; {@link TableOperations#stage}),
+ * <b>write</b> (the manifest's put-if-absent; {@link TableOperations#commit(StagedVersion)}), <b>answer</b>, and
+ * <b>after</b> (event handoff and Lance's version hint, on a serial queue off the critical path). Checks of the files
+ * a transaction adds belong in prepare, before it joins a version (marked there).
  *
- * <p>Each commit is built first (conflict check, server-side rebase, the next manifest encoded: {@link NextVersion})
- * and then written with the one put-if-absent ({@link TableOperations#commit}); the event of a version that landed
- * goes to the {@link CommitEventSink}, which only enqueues.
+ * <p>While one version's manifest is being written, the next one is prepared, built and staged on top of it
+ * (speculatively: {@link StagedVersion#after()}). Its write starts the moment the one before lands; if that write is
+ * taken by another writer or its outcome is unknown, the version prepared on top of it is discarded and its
+ * transactions are prepared again. Waiting transactions that commute share one version (up to the group limits);
+ * one that conflicts or is invalid is answered alone.
+ *
+ * <p>A transaction uuid is owned by one waiting or in-flight commit at a time: a resubmission arriving meanwhile
+ * gets that commit's answer, so nothing is applied twice and no file of a landed commit is written again. Once
+ * answered, a resubmission is checked against the versions that landed (already committed: the same answer).
+ *
+ * <p>Threads: {@link #submit} only enqueues; every phase runs on the lane executor, the write on the same thread
+ * as the preparation that made it when nothing else is in flight.
  */
 final class CommitLane {
   private static final Logger LOG = LoggerFactory.getLogger(CommitLane.class);
+  private static final int STATES_KEPT = 8;
 
   private final TableRef table;
   private final TableOperations ops;
@@ -65,12 +81,26 @@ final class CommitLane {
   private final CommitEventSink events;
   private final Executor executor;
   private final Clock clock;
-  private final CommitFileCheck files;
+  private final SerialQueue after;
+  private final GroupBuilder.Limits limits;
+  /** Manifests of earlier versions read for conflict checks (versions never change once landed). */
+  private final Map<Long, TableState> statesAt = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, TableState> eldest) {
+      return size() > STATES_KEPT;
+    }
+  };
 
-  private final ArrayDeque<Turn> queue = new ArrayDeque<>();
-  private boolean draining;
-  /** A {@link LaneHold} has its turn: nothing else is applied until it is released. */
-  private boolean held;
+  // Guarded by this.
+  private final ArrayDeque<Member> queue = new ArrayDeque<>();
+  /** Uuid -> the commit that owns it, from the moment it is taken from the queue until it is answered. */
+  private final Map<String, Member> owners = new HashMap<>();
+  private boolean preparing;
+  private Version prepared;
+  private Version writing;
+  private long hintWritten;
+  /** The last preparation found nothing it could do on top of the write in flight: wait for it to finish. */
+  private boolean waitForWrite;
 
   CommitLane(
       TableRef table,
@@ -87,319 +117,308 @@ final class CommitLane {
     this.events = events;
     this.executor = executor;
     this.clock = clock;
-    this.files = new CommitFileCheck(new FileVerifier(stores, executor, settings.verifyFilesParallelism()),
-        settings.verifyFiles());
-  }
-
-  /** {@code table} is the catalog's current view (a rename keeps the lane but changes the id events carry). */
-  CompletableFuture<CommitResult> submit(TableRef table, CommitRequest request,
-      CommitObserver.Observation observation) {
-    Pending pending = new Pending(table, request, new CompletableFuture<>(), observation);
-    enqueue(pending, table);
-    return pending.result();
+    this.after = new SerialQueue(executor);
+    this.limits = new GroupBuilder.Limits(settings.groupMaxTransactions(), settings.groupMaxBytes());
   }
 
   /**
-   * Takes a turn on the lane for work that must see the table still while it decides ({@link LaneHold}: an atomic
-   * batch checks its member here, then writes it or not): the future completes once every commit queued before is
-   * done, and nothing queued after is applied until the hold is released.
+   * {@code table} is the catalog's current view (a rename keeps the lane but changes the id events carry). Returns
+   * at once; the answer completes on a lane thread, so what is chained on it must not block.
    */
-  CompletableFuture<LaneHold> hold(TableRef table) {
-    HoldTurn turn = new HoldTurn(table, new CompletableFuture<>());
-    enqueue(turn, table);
-    return turn.granted();
-  }
-
-  private void enqueue(Turn turn, TableRef table) {
-    boolean startDrain;
-    synchronized (queue) {
+  CompletableFuture<CommitResult> submit(TableRef table, CommitRequest request,
+      CommitObserver.Observation observation) {
+    Member member = new Member(table, request, observation);
+    synchronized (this) {
       if (queue.size() >= settings.maxQueuedPerTable()) {
         throw new CommitThrottledException(
             "Table " + table.joinedId() + " has " + queue.size() + " commits queued; retry later");
       }
-      queue.add(turn);
-      startDrain = !draining && !held;
-      draining |= startDrain;
+      queue.add(member);
     }
-    if (startDrain) {
-      executor.execute(this::drain);
-    }
+    work(null);
+    return member.result;
   }
 
-  /** Commits waiting behind the one being applied. */
-  int queued() {
-    synchronized (queue) {
-      return queue.size();
-    }
+  /** Commits waiting to be prepared (not those being prepared or written). */
+  synchronized int queued() {
+    return queue.size();
   }
 
-  private void drain() {
-    while (true) {
-      Turn next;
-      synchronized (queue) {
-        next = held ? null : queue.poll();
-        if (next == null) {
-          draining = false;
-          return;
-        }
-        if (next instanceof HoldTurn) {
-          held = true;
-        }
-      }
-      if (next instanceof HoldTurn turn) {
-        turn.granted().completeAsync(() -> new LaneHold(this, turn.table()), executor);
-        continue; // the loop ends: the lane is held
-      }
-      Pending pending = (Pending) next;
+  // ------------------------------------------------------------------------------------------------ scheduling
+
+  /** Runs {@code task} (if any), then whatever can start next, on this thread; starts anything else elsewhere. */
+  private void work(Runnable task) {
+    Runnable next = task != null ? task : startable(false);
+    while (next != null) {
       try {
-        process(pending);
+        next.run();
       } catch (Throwable t) {
-        pending.result().completeExceptionally(t);
-      } finally {
-        pending.observation().leftLane();
+        LOG.error("Commit lane of table {} failed unexpectedly", table.joinedId(), t);
       }
-    }
-  }
-
-  /** Ends a hold: what queued behind it is applied now. */
-  void release() {
-    boolean startDrain;
-    synchronized (queue) {
-      if (!held) {
-        return;
-      }
-      held = false;
-      startDrain = !draining && !queue.isEmpty();
-      draining |= startDrain;
-    }
-    if (startDrain) {
-      executor.execute(this::drain);
-    }
-  }
-
-  private void process(Pending pending) {
-    CommitObserver.Observation observation = pending.observation();
-    observation.phase(CommitPhase.CHECKS);
-    Transaction txn = TransactionDecoding.decode(pending.request().transaction());
-    OperationKind kind = OperationKind.of(txn);
-    observation.operation(kind);
-    if (kind == OperationKind.CLONE) {
-      processClone(pending, txn);
-      return;
-    }
-    for (int attempt = 1; ; attempt++) {
-      observation.phase(CommitPhase.CHECKS);
-      Built built = build(pending.request(), txn, kind, observation);
-      if (built instanceof Built.AlreadyCommitted already) {
-        answerAlreadyCommitted(pending, txn, kind, already.version(), already.current());
-        return;
-      }
-      Built.Ready ready = (Built.Ready) built;
-      observation.phase(CommitPhase.STORAGE_WRITE);
-      if (write(ready) instanceof CommitOutcome.Taken) {
-        if (attempt >= settings.maxRebuildAttempts()) {
-          throw new CommitConflictException(
-              true, ready.version(), "unknown", "contention",
-              "Version " + ready.version() + " was taken by another writer " + attempt + " times in a row; retry later");
-        }
-        continue; // someone else committed: the next pass reloads and checks against what landed
-      }
-      handOverThenAnswer(pending, event(ready, pending.table(), pending.request().actor()), result(ready));
-      return;
+      next = startable(true);
     }
   }
 
   /**
-   * Checks {@code txn} against the table as the lane knows it and builds the next version; nothing is written but
-   * the deletion files of a server-side rebase (unreferenced until a version names them).
+   * Decides what can start now: the write of a staged version whose base has landed (discarding one built on a
+   * version that did not), and the preparation of the next version. Returns one of them for a lane thread to run
+   * itself ({@code onLaneThread}); everything else goes to the executor.
    */
-  Built build(CommitRequest request, Transaction txn, OperationKind kind,
-      CommitObserver.Observation observation) {
-    boolean reloaded = false;
-    while (true) {
-      TableSnapshot current = ops.current();
-      // read_version is a u64: one of 2^63 or more is ahead of any table, never stale
-      boolean ahead = Long.compareUnsigned(txn.getReadVersion(), current.latestVersion()) > 0;
-      if (ahead && !reloaded) {
-        // The writer may have seen a version written around the coordinator that this lane has not: look once.
-        ops.refresh();
-        reloaded = true;
-        continue;
-      }
-      // A transaction that is only stale can fail checks made against the latest version (a Merge missing a
-      // fragment appended since, a DataReplacement of a fragment rewritten since): the conflict rules decide first,
-      // so the writer hears "retry" or "incompatible", not "malformed". With nothing committed since, invalid is
-      // invalid.
-      RulesException invalid = null;
-      try {
-        TransactionValidator.validate(txn, current.latest(), settings.formatFeatures());
-      } catch (InvalidTransactionException | SchemaContractException e) {
-        if (ahead || txn.getReadVersion() >= current.latestVersion() || txn.getReadVersion() == 0) {
-          throw e;
+  private Runnable startable(boolean onLaneThread) {
+    List<Runnable> start = new ArrayList<>(2);
+    synchronized (this) {
+      if (writing == null && prepared != null) {
+        Version version = prepared;
+        prepared = null;
+        if (ops.isCurrent(version.staged.base())) {
+          writing = version;
+          start.add(() -> write(version));
+        } else {
+          requeue(version.members); // built on a version that was taken or is in doubt: prepare them again
         }
-        // Valid against the version it was built on means merely stale; invalid there means invalid, full stop.
-        TransactionValidator.validate(txn, stateAt(txn.getReadVersion(), current), settings.formatFeatures());
-        invalid = e;
       }
+      if (!preparing && prepared == null && !queue.isEmpty() && !(writing != null && waitForWrite)) {
+        preparing = true;
+        TableSnapshot onto = writing == null ? null : writing.staged.after();
+        start.add(() -> prepare(onto));
+      }
+    }
+    if (start.isEmpty()) {
+      return null;
+    }
+    int first = onLaneThread ? 1 : 0;
+    for (int i = first; i < start.size(); i++) {
+      executor.execute(lane(start.get(i)));
+    }
+    return onLaneThread ? start.get(0) : null;
+  }
 
-      if (txn.getReadVersion() != 0 && txn.getReadVersion() < current.firstVersion()) {
-        throw new InvalidTransactionException("read_version " + txn.getReadVersion() + " is older than version "
-            + current.firstVersion() + ", the first this table has (it was created by a Clone at that version, or "
-            + "older versions were cleaned up); rebuild the transaction on version " + current.latestVersion());
-      }
-      List<CommittedTransaction> since = ops.committedSince(current, txn.getReadVersion());
-      if (request.rebaseOverAppendsOnly()) {
-        requireOnlyAppends(txn, since);
-      }
-      RebaseInputs inputs = rebaseInputs(request, txn, kind, since, current);
-      ConflictOutcome outcome = ConflictResolver.checkAll(txn, since, inputs);
-      switch (outcome.kind()) {
-        case ALREADY_COMMITTED -> {
-          return new Built.AlreadyCommitted(outcome.theirVersion(), current);
-        }
-        case RETRYABLE, INCOMPATIBLE -> throw outcome.toException();
-        case REBASE, COMPATIBLE -> { }
-      }
-      if (invalid != null) {
-        throw invalid;
-      }
-      observation.phase(CommitPhase.BUILD);
-      // Delete and Update always move to the latest version; over a concurrent Delete/Update of the same fragments
-      // their deletion vectors are merged here, as Lance's own commit loop would do on the writer's side.
-      Transaction toApply = txn;
-      if (kind == OperationKind.DELETE || kind == OperationKind.UPDATE) {
-        RebasePlan plan = DeletionRebase.rebase(txn, outcome, inputs, current.latest(),
-            fragment -> currentDeletions(fragment, current));
-        ops.writeDeletionFiles(plan.filesToWrite());
-        toApply = plan.transaction();
-      }
+  private Runnable lane(Runnable task) {
+    return () -> work(task);
+  }
 
-      long version = current.latestVersion() + 1;
-      ManifestNaming.Scheme scheme = current.scheme();
-      CommitContext ctx = new CommitContext(version, clock.instant(), TransactionFiles.fileName(txn),
-          settings.writerVersion(), false, settings.defaultStorageVersion(), settings.formatFeatures());
-      // Written exactly as the writer sent it (after a rebase, as rebased): a stock Lance writer that verifies
-      // the outcome of a lost answer compares the landed transaction with its own.
-      Transaction recorded = toApply;
-      TableState next = buildNext(current, recorded, kind, ctx);
-      NextVersion prepared = NextVersion.of(version, scheme, next, recorded);
-      // Built, nothing written yet: every file the version adds is checked here (batch members under a held lane
-      // too), and a bad one writes nothing.
-      files.requireAdded(ops.location(), current.latest(), next);
-      return new Built.Ready(current, prepared, txn, kind);
+  /** Puts members back at the front of the queue, in their order. */
+  private void requeue(List<Member> members) {
+    for (int i = members.size() - 1; i >= 0; i--) {
+      queue.addFirst(members.get(i));
     }
   }
 
-  /** Writes a built version (the one put-if-absent); Taken when another writer holds its number. */
-  CommitOutcome write(Built.Ready ready) {
-    return ops.commit(ready.base(), ready.next());
-  }
+  // ------------------------------------------------------------------------------------------------ prepare
 
-  CommitResult result(Built.Ready ready) {
-    Transaction txn = ready.transaction();
-    return new CommitResult(ready.version(), txn.getReadVersion(), txn.getUuid(),
-        ops.manifestUri(ready.version(), ready.next().scheme()), ready.kind().lanceName());
-  }
-
-  CommitEvent event(Built.Ready ready, TableRef table, String actor) {
-    return CommitEventFactory.committed(table, ready.base().latest(), ready.next().state(), ready.transaction(),
-        ready.kind(), ops.manifestUri(ready.version(), ready.next().scheme()), actor, clock.instant());
-  }
-
-  /** The event of a version that landed earlier (an idempotent resubmit, a batch rolled forward). */
-  CommitEvent eventOfLanded(TableRef table, long version, OperationKind kind, String actor, TableSnapshot current) {
-    ManifestNaming.Scheme scheme = current.scheme();
-    ManifestFile landed = ops.readManifest(version, scheme).orElseThrow();
-    // Nothing before the table's first version: it was created (at 1, or at its source's version by a Clone).
-    TableState previous = version - 1 < Math.max(1, current.firstVersion()) ? null
-        : ops.readManifest(version - 1, scheme).map(ManifestFile::tableState).orElse(null);
-    return CommitEventFactory.committed(table, previous, landed.tableState(), ops.transactionOf(landed), kind,
-        ops.manifestUri(version, scheme), actor, clock.instant());
-  }
-
-  CommitResult resultOfLanded(Transaction txn, OperationKind kind, long version, TableSnapshot current) {
-    return new CommitResult(version, txn.getReadVersion(), txn.getUuid(), ops.manifestUri(version, current.scheme()),
-        kind.lanceName());
-  }
-
-  /** Hands an event to the sink; a failure is logged, never raised (the reconciler publishes from storage). */
-  void handOver(CommitEvent event) {
+  /**
+   * Prepares, builds and stages the next version: on {@code onto} (the version being written) when one is in
+   * flight, else on the table's current state.
+   */
+  private void prepare(TableSnapshot onto) {
+    Version version = null;
+    boolean idle = false;
     try {
-      events.accept(event);
-    } catch (RuntimeException e) {
-      LOG.error("The event of version {} of table {} was not handed over; the reconciler will publish it",
-          event.version(), table.joinedId(), e);
+      TableSnapshot base;
+      try {
+        base = onto != null ? onto : ops.current();
+      } catch (RuntimeException e) {
+        failFirst(e); // the table cannot be loaded (store down): the first waiting commit hears it, as it would alone
+        return;
+      }
+      Preparation preparation = prepareOn(base, onto != null);
+      version = preparation.version;
+      idle = version == null && preparation.waitsForWrite;
+    } catch (Throwable t) {
+      LOG.error("Preparing a version of table {} failed", table.joinedId(), t);
+    } finally {
+      synchronized (this) {
+        preparing = false;
+        prepared = version;
+        waitForWrite = idle;
+      }
     }
+  }
+
+  private void failFirst(RuntimeException e) {
+    Member first;
+    synchronized (this) {
+      first = queue.pollFirst();
+    }
+    if (first != null) {
+      answer(first, e);
+    }
+  }
+
+  /** What a preparation made: a staged version, or none; in that case, whether it waits for the write in flight. */
+  private record Preparation(Version version, boolean waitsForWrite) {}
+
+  private Preparation prepareOn(TableSnapshot base, boolean speculative) {
+    GroupBuilder group = newGroup(base);
+    List<Member> joined = new ArrayList<>();
+    List<Member> deferred = new ArrayList<>();
+    boolean refreshed = false;
+    boolean waitsForWrite = false;
+    try {
+      while (!group.isClosed()) {
+        Member member;
+        synchronized (this) {
+          member = queue.pollFirst();
+        }
+        if (member == null) {
+          break;
+        }
+        member.observation.phase(CommitPhase.CHECKS);
+        Transaction txn;
+        try {
+          txn = member.transaction();
+        } catch (RuntimeException e) {
+          answer(member, e);
+          continue;
+        }
+        member.observation.operation(OperationKind.of(txn));
+        if (!own(member, txn)) {
+          continue; // a resubmission of a commit in flight: it gets that commit's answer
+        }
+        if (txn.getOperationCase() == Transaction.OperationCase.CLONE) {
+          if (!group.isEmpty() || speculative) {
+            putBack(member); // a Clone creates the table: it commits when nothing else is in flight
+            waitsForWrite = speculative && group.isEmpty();
+            break;
+          }
+          commitClone(member, txn);
+          break; // the table changed under the group: the next version starts from what the clone made
+        }
+        // Checks of the files a transaction adds belong here, before it joins a version: one that fails is refused
+        // alone, and the version's manifest is only written once every member's files were checked.
+        Verdict verdict;
+        try {
+          if (member.request.rebaseOverAppendsOnly() && txn.getReadVersion() <= base.latestVersion()) {
+            requireOnlyAppends(txn, ops.committedSince(base, txn.getReadVersion()));
+          }
+          verdict = group.offer(member.candidate(txn));
+        } catch (RuntimeException e) {
+          answer(member, e);
+          continue;
+        }
+        if (verdict instanceof Verdict.Joined) {
+          joined.add(member);
+        } else if (verdict instanceof Verdict.AlreadyCommitted already) {
+          answerAlreadyCommitted(member, txn, already.version(), base);
+        } else if (verdict instanceof Verdict.Refused refused) {
+          answer(member, refused.reason());
+        } else if (verdict instanceof Verdict.Closed) {
+          putBack(member);
+          break;
+        } else if (verdict instanceof Verdict.Ahead) {
+          if (!group.isEmpty() || speculative) {
+            deferred.add(member); // checked again on the table as it is once nothing is in flight
+            waitsForWrite = speculative;
+          } else if (refreshed) {
+            answer(member, new InvalidTransactionException("read_version " + txn.getReadVersion()
+                + " is ahead of the latest version " + base.latestVersion()));
+          } else {
+            // The writer may have seen a version written around the coordinator that this lane has not: look once.
+            putBack(member);
+            refreshed = true;
+            try {
+              base = ops.refresh();
+            } catch (RuntimeException e) {
+              failFirst(e);
+              break;
+            }
+            group = newGroup(base);
+          }
+        }
+      }
+    } finally {
+      synchronized (this) {
+        requeue(deferred);
+      }
+    }
+    if (joined.isEmpty()) {
+      return new Preparation(null, waitsForWrite);
+    }
+    return new Preparation(buildAndStage(base, group, joined), false);
+  }
+
+  private GroupBuilder newGroup(TableSnapshot base) {
+    return new GroupBuilder(base.latest(), base.firstVersion(), limits, settings.formatFeatures(), history(base),
+        (version, recorded) -> context(version, recorded));
+  }
+
+  private CommitContext context(long version, Transaction recorded) {
+    return new CommitContext(version, clock.instant(), TransactionFiles.fileName(recorded), settings.writerVersion(),
+        false, settings.defaultStorageVersion(), settings.formatFeatures());
   }
 
   /**
-   * A Clone creates the table: its first version is the source's manifest at {@code ref_version}, under the same
-   * version number, with the source's files reached through a new base path (shallow) or, for a deep clone, named
-   * under this table's root where the writer copied them (Lance's {@code commit_new_dataset}).
-   * Resubmitted after it landed, it gets the same answer; onto a table that has versions it is refused.
+   * Builds the version of the members {@code group} accepted and stages it. A group that cannot be built as one
+   * version (a gap in the grouping rules) is not committed: its members are prepared again one by one.
    */
-  private void processClone(Pending pending, Transaction txn) {
-    Transaction.Clone clone = txn.getClone();
-    long version = clone.getRefVersion();
-    for (int attempt = 1; ; attempt++) {
-      pending.observation().phase(CommitPhase.CHECKS);
-      // A clone is rare and must not land beside versions written around the lane: list afresh.
-      TableSnapshot current = ops.refresh();
-      if (current.latest() != null) {
-        if (version >= 1 && ops.madeBy(current, version, txn.getUuid())) {
-          answerAlreadyCommitted(pending, txn, OperationKind.CLONE, version, current);
-          return;
-        }
-        // Refuses (a Clone only creates a table), naming the reason the validator gives.
-        TransactionValidator.validate(txn, current.latest(), settings.formatFeatures());
-        throw new InvalidTransactionException(
-            "Clone creates a table, but this table already exists at version " + current.latestVersion());
+  private Version buildAndStage(TableSnapshot base, GroupBuilder group, List<Member> joined) {
+    joined.forEach(m -> m.observation.phase(CommitPhase.BUILD));
+    GroupBuilder.Built built;
+    try {
+      built = group.build(UUID.randomUUID().toString(), groupProperties(joined));
+    } catch (RuntimeException e) {
+      if (joined.size() == 1) {
+        answer(joined.get(0), e);
+        return null;
       }
-      TransactionValidator.validate(txn, null, settings.formatFeatures());
-      TableState source = CloneSource.read(stores, clone);
-      // The clone is written to next, under the source's flags.
-      FeatureFlags.ensureWritable(source.manifest(), settings.formatFeatures());
-      ManifestNaming.Scheme scheme = current.scheme();
-      CommitContext ctx = new CommitContext(version, clock.instant(), TransactionFiles.fileName(txn),
-          settings.writerVersion(), false, settings.defaultStorageVersion(), settings.formatFeatures());
-      pending.observation().phase(CommitPhase.BUILD);
-      TableState next = ManifestBuilder.buildClone(source, txn, ctx);
-      // A deep clone's writer copied the files before committing (Lance's deep_clone); nothing is written unless all
-      // are here. A shallow clone's are the source's, checked when file checks are on.
-      files.requireClone(ops.location(), next, !clone.getIsShallow(), source, CloneSource.root(stores, clone),
-          stores);
-      pending.observation().phase(CommitPhase.STORAGE_WRITE);
-      if (ops.commit(current, NextVersion.of(version, scheme, next, txn)) instanceof CommitOutcome.Taken) {
-        if (attempt >= settings.maxRebuildAttempts()) {
-          throw new CommitConflictException(
-              true, version, "unknown", "contention",
-              "Version " + version + " was taken by another writer " + attempt + " times in a row; retry later");
-        }
-        continue; // someone created the table meanwhile: the next pass answers or refuses against what landed
+      LOG.error("A group of {} commits to table {} could not be built as one version; committing them one by one",
+          joined.size(), table.joinedId(), e);
+      joined.forEach(m -> m.alone = true);
+      synchronized (this) {
+        requeue(joined);
       }
-      String manifestUri = ops.manifestUri(version, scheme);
-      CommitResult result = new CommitResult(version, txn.getReadVersion(), txn.getUuid(), manifestUri,
-          OperationKind.CLONE.lanceName());
-      CommitEvent event = CommitEventFactory.committed(pending.table(), null, next, txn, OperationKind.CLONE,
-          manifestUri, pending.request().actor(), clock.instant());
-      handOverThenAnswer(pending, event, result);
-      return;
+      return null;
     }
+    NextVersion next = NextVersion.of(base.latestVersion() + 1, base.scheme(), built.next(), built.recorded());
+    joined.forEach(m -> m.observation.phase(CommitPhase.STORAGE_WRITE));
+    StagedVersion staged;
+    // A group's store calls are traced under its first member's storage_write phase.
+    try (CommitObserver.PhaseScope traced = joined.get(0).observation.enterPhase()) {
+      staged = ops.stage(base, next, built.deletionFiles());
+    } catch (RuntimeException e) {
+      joined.forEach(m -> answer(m, e));
+      return null;
+    }
+    return new Version(staged, joined, base.latest());
   }
 
-  private TableState buildNext(TableSnapshot current, Transaction txn, OperationKind kind, CommitContext ctx) {
-    return switch (kind) {
-      case RESTORE -> {
-        long restoredVersion = txn.getRestore().getVersion();
-        if (current.latest() == null || restoredVersion < 1 || restoredVersion > current.latestVersion()) {
-          throw new InvalidTransactionException("Cannot restore version " + restoredVersion
-              + ": the table's versions are 1.." + current.latestVersion());
-        }
-        ManifestFile restored = ops.readManifest(restoredVersion, current.scheme()).orElseThrow(() ->
-            new InvalidTransactionException("Version " + restoredVersion + " no longer exists; it cannot be restored"));
-        yield ManifestBuilder.buildRestore(current.latest(), restored.tableState(), txn, ctx);
+  /** Properties the recorded transaction of a group carries besides its members: who committed. */
+  private static Map<String, String> groupProperties(List<Member> members) {
+    String actors = members.stream().map(m -> m.describe().actor()).distinct().collect(Collectors.joining(", "));
+    return Map.of(VersionEvents.ACTOR_PROPERTY, actors);
+  }
+
+  private GroupBuilder.History history(TableSnapshot base) {
+    return new GroupBuilder.History() {
+      @Override
+      public List<CommittedTransaction> committedSince(long readVersion) {
+        return ops.committedSince(base, readVersion);
       }
-      default -> ManifestBuilder.build(current.latest(), txn, ctx);
+
+      @Override
+      public Optional<TableState> stateAt(long version) {
+        if (version == base.latestVersion()) {
+          return Optional.ofNullable(base.latest());
+        }
+        synchronized (statesAt) {
+          TableState known = statesAt.get(version);
+          if (known != null) {
+            return Optional.of(known);
+          }
+        }
+        Optional<TableState> read = ops.readManifest(version, base.scheme()).map(ManifestFile::tableState);
+        read.ifPresent(state -> {
+          synchronized (statesAt) {
+            statesAt.put(version, state);
+          }
+        });
+        return read;
+      }
+
+      @Override
+      public RoaringBitmap deletionVector(DataFragment fragment) {
+        return currentDeletions(fragment, base);
+      }
     };
   }
 
@@ -413,25 +432,6 @@ final class CommitLane {
                 + txn.getReadVersion() + "; this commit only moves over Appends: rebuild it on the latest version");
       }
     }
-  }
-
-  /**
-   * Delete and Update are checked against the fragments as they were at the transaction's read version, which the
-   * lane only reads when something was committed since.
-   */
-  private RebaseInputs rebaseInputs(CommitRequest request, Transaction txn, OperationKind kind,
-      List<CommittedTransaction> since, TableSnapshot current) {
-    RebaseInputs inputs = RebaseInputs.of(request.affectedRows(), request.rebase());
-    if (since.isEmpty() || (kind != OperationKind.DELETE && kind != OperationKind.UPDATE)) {
-      return inputs;
-    }
-    TableState atRead = stateAt(txn.getReadVersion(), current);
-    return inputs.toBuilder().initialFragments(atRead.manifest().getFragmentsList()).build();
-  }
-
-  private TableState stateAt(long version, TableSnapshot current) {
-    return ops.readManifest(version, current.scheme()).map(ManifestFile::tableState).orElseThrow(() ->
-        new InvalidTransactionException("Version " + version + " (the transaction's read version) no longer exists"));
   }
 
   /** The deletion vector a fragment of the latest version carries now (read only for fragments that have one). */
@@ -448,26 +448,340 @@ final class CommitLane {
     return DeletionVectors.read(fragment, bytes);
   }
 
-  private void answerAlreadyCommitted(
-      Pending pending, Transaction txn, OperationKind kind, long version, TableSnapshot current) {
-    pending.observation().alreadyCommitted();
+  /**
+   * Makes {@code member} the owner of its uuid; false when another commit owns it, which {@code member} then
+   * follows: it gets that commit's answer.
+   */
+  private boolean own(Member member, Transaction txn) {
+    Member owner;
+    synchronized (this) {
+      owner = owners.putIfAbsent(txn.getUuid(), member);
+    }
+    if (owner == null || owner == member) {
+      return true;
+    }
+    Transaction theirs = owner.decoded;
+    if (theirs != null && theirs.getOperationCase() != txn.getOperationCase()) {
+      String ours = txn.getOperationCase().name();
+      String other = theirs.getOperationCase().name();
+      answer(member, new CommitConflictException(false, txn.getReadVersion(), other, "uuid-reuse", ours
+          + " reuses uuid " + txn.getUuid() + " of a " + other + " being committed; a new transaction needs a new uuid"));
+      return false;
+    }
+    member.observation.leftLane();
+    owner.result.whenComplete((result, failure) -> {
+      if (failure != null) {
+        member.result.completeExceptionally(failure);
+      } else {
+        member.result.complete(result);
+      }
+    });
+    return false;
+  }
+
+  private void putBack(Member member) {
+    synchronized (this) {
+      queue.addFirst(member);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------ write
+
+  /** Writes the staged version's manifest; answers its members or prepares them again. */
+  private void write(Version version) {
+    try (CommitObserver.PhaseScope traced = version.members.get(0).observation.enterPhase()) {
+      CommitOutcome outcome = ops.commit(version.staged);
+      if (outcome instanceof CommitOutcome.Taken) {
+        retryTaken(version);
+      } else {
+        landed(version);
+      }
+    } catch (RuntimeException e) {
+      // Store down (nothing landed) or outcome unknown (503/17: resubmitting the same transaction settles it).
+      version.members.forEach(m -> answer(m, e));
+    } finally {
+      synchronized (this) {
+        writing = null;
+        waitForWrite = false;
+      }
+    }
+  }
+
+  /**
+   * Someone outside the lane took the version: prepare the members again on what landed, up to a limit, ahead of
+   * the version prepared on top of it (which cannot land either).
+   */
+  private void retryTaken(Version version) {
+    List<Member> again = new ArrayList<>();
+    for (Member member : version.members) {
+      if (++member.taken >= settings.maxRebuildAttempts()) {
+        answer(member, new CommitConflictException(true, version.version(), "unknown", "contention",
+            "Version " + version.version() + " was taken by another writer " + member.taken
+                + " times in a row; retry later"));
+      } else {
+        again.add(member);
+      }
+    }
+    synchronized (this) {
+      if (prepared != null && !ops.isCurrent(prepared.staged.base())) {
+        again.addAll(prepared.members);
+        prepared = null;
+      }
+      requeue(again);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------ answer
+
+  private void landed(Version version) {
+    NextVersion next = version.staged.next();
+    String manifestUri = ops.manifestUri(next.version(), next.scheme());
+    Transaction recorded = next.transaction();
+    OperationKind kind = OperationKind.of(recorded);
+    int size = version.members.size();
+    List<CommitEvent.Member> described = new ArrayList<>(size);
+    for (Member member : version.members) {
+      Transaction sent = member.decoded;
+      described.add(member.describe());
+      finish(member, new CommitResult(next.version(), sent.getReadVersion(), sent.getUuid(), manifestUri,
+          kind.lanceName(), size), null);
+    }
+    TableRef ref = version.members.get(size - 1).table;
+    TraceContext trace = version.members.get(0).observation.trace();
+    after.execute(() -> {
+      handOver(() -> CommitEventFactory.committed(ref, version.previous, next.state(), recorded, kind, manifestUri,
+          described, trace, clock.instant()), next.version());
+      moveVersionHint(next.version());
+    });
+  }
+
+  private void answerAlreadyCommitted(Member member, Transaction txn, long version, TableSnapshot base) {
+    member.observation.alreadyCommitted();
+    ManifestNaming.Scheme scheme = base.scheme();
+    String manifestUri = ops.manifestUri(version, scheme);
+    int size;
+    try {
+      size = ops.transactionAt(base, version).map(GroupMembers::size).orElse(1);
+    } catch (RuntimeException e) {
+      answer(member, e); // the store failed reading the version back: the writer asks again
+      return;
+    }
+    OperationKind kind = OperationKind.of(txn);
+    finish(member, new CommitResult(version, txn.getReadVersion(), txn.getUuid(), manifestUri, kind.lanceName(),
+        size), null);
     // The first answer may have been lost together with its event: publish again; consumers drop the duplicate.
-    handOverThenAnswer(pending, eventOfLanded(pending.table(), version, kind, pending.request().actor(), current),
-        resultOfLanded(txn, kind, version, current));
+    TableRef ref = member.table;
+    CommitEvent.Member described = member.describe();
+    TraceContext trace = member.observation.trace();
+    long firstVersion = base.firstVersion();
+    after.execute(() -> handOver(() -> {
+      ManifestFile landed = ops.readManifest(version, scheme).orElseThrow();
+      // Nothing before the table's first version: it was created (at 1, or at its source's version by a Clone).
+      TableState previous = version - 1 < Math.max(1, firstVersion) ? null
+          : ops.readManifest(version - 1, scheme).map(ManifestFile::tableState).orElse(null);
+      Transaction recorded = ops.transactionOf(landed);
+      List<CommitEvent.Member> members = GroupMembers.of(recorded).isEmpty() ? List.of(described)
+          : GroupMembers.of(recorded).stream().map(uuid -> uuid.equals(described.transactionUuid()) ? described
+              : new CommitEvent.Member(uuid, recorded.getReadVersion(), null, null)).toList();
+      return CommitEventFactory.committed(ref, previous, landed.tableState(), recorded, kind, manifestUri, members,
+          trace, clock.instant());
+    }, version));
   }
 
-  private void handOverThenAnswer(Pending pending, CommitEvent event, CommitResult result) {
-    pending.observation().phase(CommitPhase.EVENT_HANDOFF);
-    handOver(event.toBuilder().trace(pending.observation().trace()).build()); // the version landed whatever happens
-    // Answer from our executor: whatever is chained on the answer must not hold up the lane.
-    pending.result().completeAsync(() -> result, executor);
+  /** Answers a member that cannot commit (and whoever resubmitted it meanwhile). */
+  private void answer(Member member, Throwable failure) {
+    finish(member, null, failure);
   }
 
-  /** What waits in the lane's queue: a commit, or a {@link LaneHold}'s turn. */
-  private sealed interface Turn permits Pending, HoldTurn {}
+  private void finish(Member member, CommitResult result, Throwable failure) {
+    synchronized (this) {
+      if (member.decoded != null) {
+        owners.remove(member.decoded.getUuid(), member);
+      }
+    }
+    if (result != null) {
+      member.observation.phase(CommitPhase.EVENT_HANDOFF);
+    }
+    member.observation.leftLane();
+    if (failure != null) {
+      member.result.completeExceptionally(failure);
+    } else {
+      member.result.complete(result);
+    }
+  }
 
-  private record Pending(TableRef table, CommitRequest request, CompletableFuture<CommitResult> result,
-      CommitObserver.Observation observation) implements Turn {}
+  // ------------------------------------------------------------------------------------------------ after
 
-  private record HoldTurn(TableRef table, CompletableFuture<LaneHold> granted) implements Turn {}
+  private void handOver(java.util.function.Supplier<CommitEvent> event, long version) {
+    try {
+      events.accept(event.get());
+    } catch (RuntimeException e) {
+      // The version landed whatever happens to its event: the reconciler publishes it from storage.
+      LOG.error("The event of version {} of table {} was not handed over; the reconciler will publish it",
+          version, table.joinedId(), e);
+    }
+  }
+
+  /** Moves Lance's version hint on to the newest version this lane has landed (skipping any it has passed). */
+  private void moveVersionHint(long version) {
+    synchronized (this) {
+      if (version <= hintWritten) {
+        return;
+      }
+      hintWritten = version;
+    }
+    ops.writeVersionHint(version);
+  }
+
+  // ------------------------------------------------------------------------------------------------ clone
+
+  /**
+   * A Clone creates the table: its first version is the source's manifest at {@code ref_version}, under the same
+   * version number, with the source's files reached through a new base path (shallow) or, for a deep clone, named
+   * under this table's root where the writer copied them (Lance's {@code commit_new_dataset}).
+   * Resubmitted after it landed, it gets the same answer; onto a table that has versions it is refused.
+   */
+  private void commitClone(Member member, Transaction txn) {
+    try {
+      Transaction.Clone clone = txn.getClone();
+      long version = clone.getRefVersion();
+      for (int attempt = 1; ; attempt++) {
+        member.observation.phase(CommitPhase.CHECKS);
+        // A clone is rare and must not land beside versions written around the lane: list afresh.
+        TableSnapshot current = ops.refresh();
+        if (current.latest() != null) {
+          if (version >= 1 && ops.madeBy(current, version, txn.getUuid())) {
+            answerAlreadyCommitted(member, txn, version, current);
+            return;
+          }
+          // Refuses (a Clone only creates a table), naming the reason the validator gives.
+          TransactionValidator.validate(txn, current.latest(), settings.formatFeatures());
+          throw new InvalidTransactionException(
+              "Clone creates a table, but this table already exists at version " + current.latestVersion());
+        }
+        TransactionValidator.validate(txn, null, settings.formatFeatures());
+        TableState source = CloneSource.read(stores, clone);
+        // The clone is written to next, under the source's flags.
+        FeatureFlags.ensureWritable(source.manifest(), settings.formatFeatures());
+        member.observation.phase(CommitPhase.BUILD);
+        TableState next = ManifestBuilder.buildClone(source, txn, context(version, txn));
+        if (!clone.getIsShallow()) {
+          // The writer copied the files before committing (Lance's deep_clone); nothing is written unless all are.
+          DeepCloneFiles.requirePresent(next, ops.location(), source, CloneSource.root(stores, clone), stores);
+        }
+        NextVersion prepared = NextVersion.of(version, current.scheme(), next, txn);
+        member.observation.phase(CommitPhase.STORAGE_WRITE);
+        CommitOutcome outcome;
+        try (CommitObserver.PhaseScope traced = member.observation.enterPhase()) {
+          outcome = ops.commit(current, prepared);
+        }
+        if (outcome instanceof CommitOutcome.Taken) {
+          if (attempt >= settings.maxRebuildAttempts()) {
+            throw new CommitConflictException(true, version, "unknown", "contention",
+                "Version " + version + " was taken by another writer " + attempt + " times in a row; retry later");
+          }
+          continue; // someone created the table meanwhile: the next pass answers or refuses against what landed
+        }
+        String manifestUri = ops.manifestUri(version, current.scheme());
+        finish(member, new CommitResult(version, txn.getReadVersion(), txn.getUuid(), manifestUri,
+            OperationKind.CLONE.lanceName()), null);
+        CommitEvent.Member described = member.describe();
+        TraceContext trace = member.observation.trace();
+        after.execute(() -> handOver(() -> CommitEventFactory.committed(member.table, null, next, txn,
+            OperationKind.CLONE, manifestUri, List.of(described), trace, clock.instant()), version));
+        return;
+      }
+    } catch (RuntimeException e) {
+      answer(member, e);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------ records
+
+  /** One waiting commit. */
+  private static final class Member {
+    final TableRef table;
+    final CommitRequest request;
+    final CommitObserver.Observation observation;
+    final CompletableFuture<CommitResult> result = new CompletableFuture<>();
+    /** The transaction as sent, once decoded. */
+    volatile Transaction decoded;
+    /** Times its version was taken by another writer. */
+    int taken;
+    /** Commits in a version of its own (its group could not be built). */
+    boolean alone;
+
+    Member(TableRef table, CommitRequest request, CommitObserver.Observation observation) {
+      this.table = table;
+      this.request = request;
+      this.observation = observation;
+    }
+
+    Transaction transaction() {
+      Transaction txn = decoded;
+      if (txn == null) {
+        txn = TransactionDecoding.decode(request.transaction());
+        decoded = txn;
+      }
+      return txn;
+    }
+
+    GroupBuilder.Candidate candidate(Transaction txn) {
+      return new GroupBuilder.Candidate(txn, request.affectedRows(), request.rebase(),
+          request.groupable() && !alone, request.transaction().length);
+    }
+
+    CommitEvent.Member describe() {
+      TraceContext trace = observation.trace();
+      return new CommitEvent.Member(decoded.getUuid(), decoded.getReadVersion(), request.actor(),
+          trace == null ? null : trace.traceId());
+    }
+  }
+
+  /** A version prepared and staged: written next, or being written. */
+  private record Version(StagedVersion staged, List<Member> members, TableState previous) {
+    long version() {
+      return staged.version();
+    }
+  }
+
+  /** Runs tasks one at a time, in order, on an executor: the lane's after-commit work. */
+  private static final class SerialQueue {
+    private final Executor executor;
+    private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
+    private boolean running;
+
+    SerialQueue(Executor executor) {
+      this.executor = executor;
+    }
+
+    void execute(Runnable task) {
+      synchronized (this) {
+        tasks.add(task);
+        if (running) {
+          return;
+        }
+        running = true;
+      }
+      executor.execute(this::drain);
+    }
+
+    private void drain() {
+      while (true) {
+        Runnable task;
+        synchronized (this) {
+          task = tasks.poll();
+          if (task == null) {
+            running = false;
+            return;
+          }
+        }
+        try {
+          task.run();
+        } catch (RuntimeException e) {
+          LOG.error("After-commit work failed", e);
+        }
+      }
+    }
+  }
 }

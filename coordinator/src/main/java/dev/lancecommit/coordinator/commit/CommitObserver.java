@@ -17,9 +17,19 @@ public interface CommitObserver {
   interface Observation {
     /**
      * The lane moves the commit into {@code phase} (ending the one before; the first call ends
-     * {@link CommitPhase#QUEUE_WAIT}). Called on the lane's thread; what it opens there is closed by {@link #leftLane}.
+     * {@link CommitPhase#QUEUE_WAIT}). Called on a lane thread; a commit's phases may run on different lane threads,
+     * and one thread may carry several commits at once (a group commit), so nothing is made current here.
      */
     void phase(CommitPhase phase);
+
+    /**
+     * Makes the commit's current phase the current trace context on this thread until the scope is closed (on the
+     * same thread): store calls made meanwhile are traced under it. A group's store calls are entered for its first
+     * member.
+     */
+    default PhaseScope enterPhase() {
+      return PhaseScope.NONE;
+    }
 
     /** The decoded operation. */
     void operation(OperationKind kind);
@@ -35,6 +45,14 @@ public interface CommitObserver {
 
     /** The answer: a result, or the failure. Any thread, after or before {@link #leftLane}. */
     void finished(CommitResult result, Throwable failure);
+  }
+
+  /** A phase made current on one thread; closing it restores what was current before. */
+  interface PhaseScope extends AutoCloseable {
+    PhaseScope NONE = () -> { };
+
+    @Override
+    void close();
   }
 
   /** Observes nothing. */

@@ -12,11 +12,20 @@ import java.util.Optional;
  * @param rebaseOverAppendsOnly with {@code rebase}, rebase only over intervening Appends: any other commit since the
  *     read version is a retryable conflict (managed versioning's landing of an Append on the latest version, see
  *     {@link CreateTableVersion})
+ * @param groupable false when the transaction must get a version of its own (never share one in a group commit):
+ *     what a writer that committed exactly on its read version, or a stock client that staged the manifest of its
+ *     version, expects
  */
 public record CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, boolean rebase, String actor,
-    boolean rebaseOverAppendsOnly) {
+    boolean rebaseOverAppendsOnly, boolean groupable) {
 
+  /** A request that may share a version when it allows rebasing. */
   public CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, boolean rebase, String actor) {
-    this(transaction, affectedRows, rebase, actor, false);
+    this(transaction, affectedRows, rebase, actor, false, rebase);
+  }
+
+  /** The same request, committed in a version of its own. */
+  public CommitRequest alone() {
+    return new CommitRequest(transaction, affectedRows, rebase, actor, rebaseOverAppendsOnly, false);
   }
 }

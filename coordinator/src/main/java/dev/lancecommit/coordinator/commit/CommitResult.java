@@ -8,6 +8,14 @@ package dev.lancecommit.coordinator.commit;
  * @param transactionUuid the transaction uuid
  * @param manifestPath the full URI of the manifest written for {@code version}
  * @param operation the Lance operation name, e.g. "Append"
+ * @param groupSize how many writers' transactions the version commits: 1 for a version of its own, more when the
+ *     transaction was committed in a group
  */
 public record CommitResult(
-    long version, long readVersion, String transactionUuid, String manifestPath, String operation) {}
+    long version, long readVersion, String transactionUuid, String manifestPath, String operation, int groupSize) {
+
+  /** The answer for a transaction committed in a version of its own. */
+  public CommitResult(long version, long readVersion, String transactionUuid, String manifestPath, String operation) {
+    this(version, readVersion, transactionUuid, manifestPath, operation, 1);
+  }
+}

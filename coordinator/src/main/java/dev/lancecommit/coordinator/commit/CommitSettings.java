@@ -18,6 +18,8 @@ import dev.lancecommit.format.pb.Manifest;
  * @param formatFeatures optional table-format features understood (the semantic-types flag bit)
  * @param verifyFiles check, before a version is written, every file it adds ({@code commit.verify-files})
  * @param verifyFilesParallelism store requests in flight at most while one commit's files are checked
+ * @param groupMaxTransactions most writers' transactions one version may commit (group commit); 1 turns grouping off
+ * @param groupMaxBytes most bytes of transactions one group may hold (the first always fits)
  */
 public record CommitSettings(
     int maxQueuedPerTable,
@@ -29,7 +31,14 @@ public record CommitSettings(
     ManifestNaming.Scheme newTableScheme,
     FormatFeatures formatFeatures,
     boolean verifyFiles,
-    int verifyFilesParallelism) {
+    int verifyFilesParallelism,
+    int groupMaxTransactions,
+    long groupMaxBytes) {
+
+  /** Default of {@link #groupMaxTransactions}. */
+  public static final int DEFAULT_GROUP_MAX_TRANSACTIONS = 128;
+  /** Default of {@link #groupMaxBytes}. */
+  public static final long DEFAULT_GROUP_MAX_BYTES = 8L << 20;
 
   /** The default of {@code commit.verify-files.parallelism}. */
   public static final int DEFAULT_VERIFY_PARALLELISM = 8;
@@ -38,14 +47,19 @@ public record CommitSettings(
     if (verifyFilesParallelism < 1) {
       throw new IllegalArgumentException("verifyFilesParallelism must be at least 1: " + verifyFilesParallelism);
     }
+    if (groupMaxTransactions < 1 || groupMaxBytes < 1) {
+      throw new IllegalArgumentException("Group commit limits must be at least 1, got " + groupMaxTransactions
+          + " transactions and " + groupMaxBytes + " bytes");
+    }
   }
 
-  /** Settings with file checks on. */
+  /** Settings with file checks on and the default group limits. */
   public CommitSettings(int maxQueuedPerTable, int maxRebuildAttempts, int ambiguousWriteAttempts,
       int recentTransactions, Manifest.WriterVersion writerVersion, String defaultStorageVersion,
       ManifestNaming.Scheme newTableScheme, FormatFeatures formatFeatures) {
     this(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions, writerVersion,
-        defaultStorageVersion, newTableScheme, formatFeatures, true, DEFAULT_VERIFY_PARALLELISM);
+        defaultStorageVersion, newTableScheme, formatFeatures, true, DEFAULT_VERIFY_PARALLELISM,
+        DEFAULT_GROUP_MAX_TRANSACTIONS, DEFAULT_GROUP_MAX_BYTES);
   }
 
   /** Settings without optional format features, file checks on. */
@@ -58,12 +72,21 @@ public record CommitSettings(
 
   public CommitSettings withFormatFeatures(FormatFeatures features) {
     return new CommitSettings(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions,
-        writerVersion, defaultStorageVersion, newTableScheme, features, verifyFiles, verifyFilesParallelism);
+        writerVersion, defaultStorageVersion, newTableScheme, features, verifyFiles, verifyFilesParallelism,
+        groupMaxTransactions, groupMaxBytes);
   }
 
   /** These settings with file checks on or off. */
   public CommitSettings withVerifyFiles(boolean verify) {
     return new CommitSettings(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions,
-        writerVersion, defaultStorageVersion, newTableScheme, formatFeatures, verify, verifyFilesParallelism);
+        writerVersion, defaultStorageVersion, newTableScheme, formatFeatures, verify, verifyFilesParallelism,
+        groupMaxTransactions, groupMaxBytes);
+  }
+
+  /** These settings with other group limits ({@code 1} transaction: no grouping). */
+  public CommitSettings withGroupLimits(int maxTransactions, long maxBytes) {
+    return new CommitSettings(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions,
+        writerVersion, defaultStorageVersion, newTableScheme, formatFeatures, verifyFiles, verifyFilesParallelism,
+        maxTransactions, maxBytes);
   }
 }

@@ -235,13 +235,14 @@ public final class CreateTableVersion {
 
   /**
    * The commit of a staged transaction: rebase allowed only for one Lance already rebased on its side, or for an
-   * append staged on its read version of a table that opted into appends on the latest version.
+   * append staged on its read version of a table that opted into appends on the latest version. A stock client
+   * staged the manifest of its version: it gets a version of its own, never a share of a group.
    */
   public static CommitRequest request(Staged staged, String actor) {
     Transaction txn = staged.transaction;
     boolean exact = txn.getReadVersion() == staged.request.version() - 1;
     boolean onLatest = exact && staged.request.appendsOnLatest() && txn.hasAppend();
-    return new CommitRequest(txn.toByteArray(), Optional.empty(), !exact || onLatest, actor, onLatest);
+    return new CommitRequest(txn.toByteArray(), Optional.empty(), !exact || onLatest, actor, onLatest, false);
   }
 
   /**

@@ -62,10 +62,22 @@ public final class LaneCommitService implements CommitService, TableLanes {
     return total;
   }
 
+  /**
+   * Hands the commit to its table's lane, which only enqueues: safe to call from an event loop. A lane not made yet
+   * is made on the lane executor (resolving the table's store may create a client).
+   */
   private CompletableFuture<CommitResult> submit(TableRef table, CommitRequest request,
       CommitObserver.Observation observation) {
+    // A dropped table re-declared at the same location is another table (another uuid): another lane. Each branch is
+    // a dataset of its own (rooted at tree/{branch}) with its own lane; its commits never touch main.
+    String key = table.location() + "#" + table.streamKey();
     try {
-      return lane(table).submit(table, request, observation);
+      CommitLane lane = lanes.getIfPresent(key);
+      if (lane != null) {
+        return lane.submit(table, request, observation);
+      }
+      return CompletableFuture.supplyAsync(() -> lanes.get(key, k -> newLane(table)), executor)
+          .thenCompose(made -> made.submit(table, request, observation));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -73,20 +85,23 @@ public final class LaneCommitService implements CommitService, TableLanes {
 
   @Override
   public CompletableFuture<HeldLane> hold(TableRef table) {
+    // (A held lane is in use: the idle timeout counts from its last access, and a hold is short.)
+    String key = table.location() + "#" + table.streamKey();
     try {
-      return lane(table).hold(table).thenApply(held -> held);
+      CommitLane lane = lanes.getIfPresent(key);
+      if (lane != null) {
+        return lane.hold(table).thenApply(held -> held);
+      }
+      return CompletableFuture.supplyAsync(() -> lanes.get(key, k -> newLane(table)), executor)
+          .thenCompose(made -> made.hold(table).thenApply(held -> (HeldLane) held));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
   }
 
-  private CommitLane lane(TableRef table) {
-    // A dropped table re-declared at the same location is another table (another uuid): another lane. Each
-    // branch is a dataset of its own (rooted at tree/{branch}) with its own lane; its commits never touch main.
-    // (A held lane is in use: the idle timeout counts from its last access, and a hold is short.)
-    return lanes.get(table.location() + "#" + table.streamKey(), key ->
-        new CommitLane(table, TableOperations.of(stores.apply(table.branchRoot()), new TableOperations.Options(
-            table.displayName(), settings.recentTransactions(), settings.ambiguousWriteAttempts(),
-            settings.newTableScheme())), stores, settings, events, executor, clock));
+  private CommitLane newLane(TableRef table) {
+    return new CommitLane(table, TableOperations.of(stores.apply(table.branchRoot()), new TableOperations.Options(
+        table.displayName(), settings.recentTransactions(), settings.ambiguousWriteAttempts(),
+        settings.newTableScheme())), stores, settings, events, executor, clock);
   }
 }

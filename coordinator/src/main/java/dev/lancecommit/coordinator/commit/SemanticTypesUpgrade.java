@@ -49,6 +49,6 @@ public final class SemanticTypesUpgrade {
         new VersionConflictException("Version " + latest + " disappeared",
             "The table changed while the upgrade was prepared; retry"));
     Transaction upgrade = SemanticTypes.upgradeTransaction(manifest.manifest(), UUID.randomUUID().toString());
-    return commits.commit(table, new CommitRequest(upgrade.toByteArray(), Optional.empty(), false, actor));
+    return commits.commit(table, new CommitRequest(upgrade.toByteArray(), Optional.empty(), false, actor).alone());
   }
 }

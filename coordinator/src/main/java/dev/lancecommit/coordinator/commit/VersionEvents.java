@@ -5,6 +5,8 @@ import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.Manifest;
+import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.rules.group.GroupMembers;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -40,11 +42,10 @@ public final class VersionEvents {
       long readVersion, String operation, String transactionUuid, String manifestUri, Instant fallbackTime) {
     List<DataFragment> before = previous == null ? List.of() : previous.manifest().getFragmentsList();
     List<DataFragment> after = next.manifest().getFragmentsList();
-    Set<Long> beforeIds = ids(before);
-    Set<Long> afterIds = ids(after);
-    List<DataFragment> added = after.stream().filter(f -> !beforeIds.contains(f.getId())).toList();
-    long removedFragments = before.stream().filter(f -> !afterIds.contains(f.getId())).count();
-    long rowsAdded = added.stream().mapToLong(VersionEvents::liveRows).sum();
+    long[] diff = sorted(before) && sorted(after) ? mergeDiff(before, after) : setDiff(before, after);
+    int added = (int) diff[0];
+    long removedFragments = diff[1];
+    long rowsAdded = diff[2];
     long rowsRemoved = Math.max(0, liveRows(before) + rowsAdded - liveRows(after));
     return CommitEvent.builder()
         .tableId(table.id())
@@ -55,7 +56,7 @@ public final class VersionEvents {
         .operation(operation)
         .transactionUuid(transactionUuid == null || transactionUuid.isBlank() ? null : transactionUuid)
         .manifestPath(manifestUri)
-        .fragmentsAdded(added.size())
+        .fragmentsAdded(added)
         .fragmentsRemoved((int) removedFragments)
         .rowsAdded(rowsAdded)
         .rowsRemoved(rowsRemoved)
@@ -64,10 +65,70 @@ public final class VersionEvents {
         .governed(true);
   }
 
+  /**
+   * The members of a version as far as storage tells them (an event rebuilt from storage, not the commit path): the
+   * members a group commit recorded, or the transaction itself. Their actors and trace ids are not recorded (a
+   * group's actors are, together, in {@link #ACTOR_PROPERTY}); a group member's read version is the group's.
+   */
+  public static List<CommitEvent.Member> members(Transaction recorded) {
+    if (recorded.getUuid().isEmpty()) {
+      return List.of();
+    }
+    List<String> group = GroupMembers.of(recorded);
+    if (group.isEmpty()) {
+      return List.of(new CommitEvent.Member(recorded.getUuid(), recorded.getReadVersion(), null, null));
+    }
+    return group.stream().map(uuid -> new CommitEvent.Member(uuid, recorded.getReadVersion(), null, null)).toList();
+  }
+
   public static Instant committedAt(Manifest manifest, Instant fallbackTime) {
     return manifest.hasTimestamp()
         ? Instant.ofEpochSecond(manifest.getTimestamp().getSeconds(), manifest.getTimestamp().getNanos())
         : fallbackTime;
+  }
+
+  /**
+   * Fragments added, fragments removed, rows added, by walking both id-sorted lists once (manifests keep fragments
+   * sorted by id): no set of every fragment id per event.
+   */
+  private static long[] mergeDiff(List<DataFragment> before, List<DataFragment> after) {
+    long added = 0;
+    long removed = 0;
+    long rowsAdded = 0;
+    int i = 0;
+    int j = 0;
+    while (i < before.size() || j < after.size()) {
+      long b = i < before.size() ? before.get(i).getId() : Long.MAX_VALUE;
+      long a = j < after.size() ? after.get(j).getId() : Long.MAX_VALUE;
+      if (a == b) {
+        i++;
+        j++;
+      } else if (a < b) {
+        added++;
+        rowsAdded += liveRows(after.get(j++));
+      } else {
+        removed++;
+        i++;
+      }
+    }
+    return new long[] {added, removed, rowsAdded};
+  }
+
+  private static long[] setDiff(List<DataFragment> before, List<DataFragment> after) {
+    Set<Long> beforeIds = ids(before);
+    Set<Long> afterIds = ids(after);
+    List<DataFragment> added = after.stream().filter(f -> !beforeIds.contains(f.getId())).toList();
+    long removed = before.stream().filter(f -> !afterIds.contains(f.getId())).count();
+    return new long[] {added.size(), removed, added.stream().mapToLong(VersionEvents::liveRows).sum()};
+  }
+
+  private static boolean sorted(List<DataFragment> fragments) {
+    for (int i = 1; i < fragments.size(); i++) {
+      if (fragments.get(i - 1).getId() >= fragments.get(i).getId()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static Set<Long> ids(List<DataFragment> fragments) {
@@ -79,7 +140,11 @@ public final class VersionEvents {
   }
 
   private static long liveRows(List<DataFragment> fragments) {
-    return fragments.stream().mapToLong(VersionEvents::liveRows).sum();
+    long rows = 0;
+    for (DataFragment fragment : fragments) {
+      rows += liveRows(fragment);
+    }
+    return rows;
   }
 
   private static long liveRows(DataFragment f) {

@@ -1,6 +1,9 @@
 package dev.lancecommit.coordinator.http;
 
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.WireFormat;
+import java.io.IOException;
 import dev.lancecommit.coordinator.auth.AccessControl;
 import dev.lancecommit.coordinator.auth.Permission;
 import dev.lancecommit.coordinator.auth.Principal;
@@ -18,6 +21,30 @@ import java.util.Optional;
  */
 final class CloneSourceAccess {
   private CloneSourceAccess() {}
+
+  /**
+   * True when {@link #require} has anything to check: auth is on and the bytes may carry a Clone. Reads only the
+   * top-level field tags (cheap, no full decode), so it can run on an event loop.
+   */
+  static boolean applies(AccessControl access, byte[] transaction) {
+    if (!access.isEnabled()) {
+      return false;
+    }
+    try {
+      CodedInputStream in = CodedInputStream.newInstance(transaction);
+      for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+        if (WireFormat.getTagFieldNumber(tag) == Transaction.CLONE_FIELD_NUMBER) {
+          return true;
+        }
+        if (!in.skipField(tag)) {
+          return false;
+        }
+      }
+      return false;
+    } catch (IOException e) {
+      return false; // not a transaction: the commit path refuses it with the reason
+    }
+  }
 
   static void require(AccessControl access, Principal caller, Catalog catalog, byte[] transaction) {
     if (!access.isEnabled()) {

@@ -21,12 +21,15 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * CommitTable, this product's extension of the namespace API: {@code POST /v1/table/{id}/commit} with either the raw
  * Lance {@code Transaction} protobuf ({@code Content-Type: application/x-protobuf}; {@code rebase} may then be given
  * as a query parameter) or JSON {@code {"transaction": base64, "affected_rows": base64?, "rebase": bool?}}. Needs
- * the commit grant on the table; the caller's principal name becomes the commit's actor.
+ * the commit grant on the table; the caller's principal name becomes the commit's actor. The answer carries
+ * {@code group_size}: how many writers' transactions the version commits (1 unless the transaction was committed in
+ * a group).
  *
  * <p>A commit to a Lance branch names it as the spec names branches ({@link BranchParam}): the {@code branch} query
  * parameter, or the JSON body's {@code branch}. It is committed on the branch's dataset ({@code tree/{branch}})
@@ -63,16 +66,25 @@ final class CommitRoute {
       throw ApiException.unsupportedOption("CommitTable", "branch");
     }
     Vertx vertx = ctx.vertx();
-    // The catalog lookup blocks; the service is called from the worker too, in case it does work before returning.
-    blocking.run(() -> {
-      TableEntry entry = catalog.loadTable(id).orElseThrow(() -> new TableNotFoundException(id));
-      TableRef table = entry.toRef().onBranch(branch);
-      if (branch != null) {
-        branches.get().require(table);
-      }
-      CloneSourceAccess.require(access, caller, catalog, request.transaction());
-      return commitService.commit(table, request);
-    }).compose(pending -> pending == null
+    Future<CompletableFuture<CommitResult>> submitted;
+    Optional<TableEntry> cached = branch == null ? catalog.cachedTable(id) : Optional.empty();
+    if (cached.isPresent() && !CloneSourceAccess.applies(access, request.transaction())) {
+      // The table is known and nothing needs the catalog: hand the commit to its lane from the event loop (the lane
+      // only enqueues), without a hop through the blocking pool.
+      submitted = Future.succeededFuture(commitService.commit(cached.get().toRef(), request));
+    } else {
+      // The catalog lookup blocks; the service is called from the worker too, in case it does work before returning.
+      submitted = blocking.run(() -> {
+        TableEntry entry = catalog.loadTable(id).orElseThrow(() -> new TableNotFoundException(id));
+        TableRef table = entry.toRef().onBranch(branch);
+        if (branch != null) {
+          branches.get().require(table);
+        }
+        CloneSourceAccess.require(access, caller, catalog, request.transaction());
+        return commitService.commit(table, request);
+      });
+    }
+    submitted.compose(pending -> pending == null
         ? Future.<CommitResult>failedFuture(new IllegalStateException("CommitService returned no future"))
         : Future.fromCompletionStage(pending, vertx.getOrCreateContext()))
         .onSuccess(result -> Responses.json(ctx, toJson(result)))
@@ -85,7 +97,8 @@ final class CommitRoute {
         .put("read_version", result.readVersion())
         .put("transaction_uuid", result.transactionUuid())
         .put("manifest_path", result.manifestPath())
-        .put("operation", result.operation());
+        .put("operation", result.operation())
+        .put("group_size", result.groupSize());
   }
 
   private static Parsed parse(RoutingContext ctx, String actor) {

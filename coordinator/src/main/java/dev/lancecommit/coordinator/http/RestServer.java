@@ -13,15 +13,19 @@ import dev.lancecommit.coordinator.refs.Branches;
 import dev.lancecommit.coordinator.refs.Tags;
 import dev.lancecommit.coordinator.retention.VersionRecords;
 import dev.lancecommit.coordinator.storage.StorageLocation;
+import io.vertx.core.AbstractVerticle;
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.HttpException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
@@ -38,7 +42,7 @@ public final class RestServer {
   private final RestServerOptions options;
   private final Router router;
   private final Counter forbidden;
-  private HttpServer server;
+  private final List<String> deployments = new ArrayList<>();
 
   public RestServer(Vertx vertx, Catalog catalog, CommitService commitService) {
     this(vertx, catalog, commitService, RestServerOptions.defaults());
@@ -51,21 +55,65 @@ public final class RestServer {
     this.router = buildRouter(catalog, commitService);
   }
 
-  /** Binds the server; {@code port} 0 picks a free port. Completes with the port actually bound. */
+  /**
+   * Binds the server; {@code port} 0 picks a free port. Completes with the port actually bound. With
+   * {@link RestServerOptions#eventLoops()} above 1, that many server verticles share the port, each on its own event
+   * loop (Vert.x hands each connection to one of them in turn), so requests are parsed and answered on every core.
+   */
   public synchronized Future<Integer> start(String host, int port) {
-    if (server != null) {
+    if (!deployments.isEmpty()) {
       return Future.failedFuture(new IllegalStateException("RestServer already started"));
     }
-    HttpServer created = vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port));
-    server = created;
-    return created.requestHandler(router).listen().map(HttpServer::actualPort);
+    // Port -1 asks Vert.x for one random port shared by every instance (0 would give each its own).
+    int shared = port == 0 && options.eventLoops() > 1 ? -1 : port;
+    List<HttpVerticle> instances = new ArrayList<>();
+    return vertx.deployVerticle(() -> {
+          HttpVerticle verticle = new HttpVerticle(host, shared);
+          synchronized (instances) {
+            instances.add(verticle);
+          }
+          return verticle;
+        }, new DeploymentOptions().setInstances(options.eventLoops()))
+        .map(id -> {
+          synchronized (this) {
+            deployments.add(id);
+          }
+          synchronized (instances) {
+            return instances.get(0).actualPort;
+          }
+        });
   }
 
-  /** Stops accepting requests; completes when the listening socket is closed. */
+  /** Stops accepting requests; completes when the listening sockets are closed. */
   public synchronized Future<Void> close() {
-    HttpServer current = server;
-    server = null;
-    return current == null ? Future.succeededFuture() : current.close();
+    List<Future<Void>> closing = new ArrayList<>();
+    deployments.forEach(id -> closing.add(vertx.undeploy(id)));
+    deployments.clear();
+    return Future.all(closing).mapEmpty();
+  }
+
+  /** One HTTP server on the event loop of its verticle instance, serving the shared router. */
+  private final class HttpVerticle extends AbstractVerticle {
+    private final String host;
+    private final int port;
+    private volatile int actualPort;
+
+    HttpVerticle(String host, int port) {
+      this.host = host;
+      this.port = port;
+    }
+
+    @Override
+    public void start(Promise<Void> started) {
+      vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port))
+          .requestHandler(router)
+          .listen()
+          .onSuccess(server -> {
+            actualPort = server.actualPort();
+            started.complete();
+          })
+          .onFailure(started::fail);
+    }
   }
 
   /** The router, for mounting under another server in tests or tools. */

@@ -38,7 +38,8 @@ import java.util.function.Supplier;
  * (default: no checks, always ready). {@code metrics}: the Prometheus exposition {@code GET /metrics} serves; absent
  * (the default), there is no such route. {@code refLocks}: the per-table permits tag, branch and version-record
  * changes take ({@link RefLocks}), and {@code removalLog}, when version records were deleted ({@link RemovalLog});
- * share both with the retention cleanup (new ones by default).
+ * share both with the retention cleanup  (new ones by default). {@code eventLoops}: how many HTTP server instances
+ * share the port, each on its own event loop (default 1; the coordinator runs one per core).
  */
 public final class RestServerOptions {
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
@@ -59,6 +60,7 @@ public final class RestServerOptions {
   private final RefLocks refLocks;
   private final RemovalLog removalLog;
   private final int verifyParallelism;
+  private final int eventLoops;
 
   private RestServerOptions(Builder builder) {
     this.openTelemetry = builder.openTelemetry;
@@ -67,6 +69,7 @@ public final class RestServerOptions {
     this.metrics = builder.metrics;
     this.maxBodyBytes = builder.maxBodyBytes;
     this.blockingExecutor = builder.blockingExecutor;
+    this.eventLoops = builder.eventLoops;
     this.accessControl = builder.accessControl;
     this.credentialVendor = builder.credentialVendor;
     this.tableStorage = builder.tableStorage;
@@ -126,6 +129,11 @@ public final class RestServerOptions {
     return verifyParallelism;
   }
 
+  /** HTTP server instances sharing the port, one per event loop. */
+  public int eventLoops() {
+    return eventLoops;
+  }
+
   public TableEventPublisher tableEvents() {
     return tableEvents;
   }
@@ -172,7 +180,17 @@ public final class RestServerOptions {
     private RemovalLog removalLog = new RemovalLog(Clock.systemUTC());
     private int verifyParallelism = 8;
 
+    private int eventLoops = 1;
+
     private Builder() {}
+
+    public Builder eventLoops(int eventLoops) {
+      if (eventLoops < 1) {
+        throw new IllegalArgumentException("eventLoops must be at least 1: " + eventLoops);
+      }
+      this.eventLoops = eventLoops;
+      return this;
+    }
 
     public Builder openTelemetry(OpenTelemetry openTelemetry) {
       this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");

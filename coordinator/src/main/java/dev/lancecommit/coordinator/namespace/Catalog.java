@@ -121,6 +121,11 @@ public final class Catalog {
     return tables.loadTable(id);
   }
 
+  /** The live table's entry if the short-lived cache holds it; never reads the store (safe on an event loop). */
+  public Optional<TableEntry> cachedTable(List<String> id) {
+    return tables.cachedTable(id);
+  }
+
   /**
    * Records a table without touching its location. The parent namespace must exist, the location must not hold a
    * Lance dataset already (RegisterTable is for that), and no other live table may use it or a location around or

@@ -56,6 +56,14 @@ final class TableCatalog {
   }
 
   /** The live table's entry, from a short-lived cache or the store. */
+  /** The live table's entry if the short-lived cache holds it; never reads the store. */
+  Optional<TableEntry> cachedTable(List<String> id) {
+    if (id.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable(tableCache.getIfPresent(id));
+  }
+
   Optional<TableEntry> loadTable(List<String> id) {
     Identifiers.validate(id);
     if (id.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.lancecommit.coordinator.observe;
 
 import dev.lancecommit.coordinator.commit.CommitObserver;
+import dev.lancecommit.coordinator.commit.CommitObserver.PhaseScope;
 import dev.lancecommit.coordinator.commit.CommitPhase;
 import dev.lancecommit.coordinator.commit.CommitRequest;
 import dev.lancecommit.coordinator.commit.CommitResult;
@@ -73,9 +74,9 @@ public final class CommitTelemetry implements CommitObserver {
     return new Commit(table, Context.current());
   }
 
-  /** How many transactions the answer's version holds: 1 until the lane commits groups. */
+  /** How many transactions the answer's version holds (a group commit's members). */
   static int groupSizeOf(CommitResult result) {
-    return 1;
+    return result.groupSize();
   }
 
   private Tags tableTags(TableRef table) {
@@ -94,7 +95,6 @@ public final class CommitTelemetry implements CommitObserver {
     private CommitPhase phase = CommitPhase.QUEUE_WAIT;
     private long phaseStarted = started;
     private Span phaseSpan;
-    private Scope phaseScope;
     private boolean inLane;
     private boolean answered;
     private boolean spanEnded;
@@ -123,14 +123,15 @@ public final class CommitTelemetry implements CommitObserver {
       phase = next;
       phaseStarted = System.nanoTime();
       phaseSpan = phaseSpan(next);
-      phaseScope = phaseSpan.makeCurrent();
+    }
+
+    @Override
+    public synchronized PhaseScope enterPhase() {
+      Scope scope = (phaseSpan != null ? phaseSpan : span).makeCurrent();
+      return scope::close;
     }
 
     private void endPhase() {
-      if (phaseScope != null) {
-        phaseScope.close();
-        phaseScope = null;
-      }
       if (phaseSpan != null) {
         phaseSpan.end();
         phaseSpan = null;

@@ -76,6 +76,22 @@ public final class ObservedObjectStore implements ObjectStore {
   }
 
   @Override
+  public void putIfAbsentUnflushed(String key, byte[] data) {
+    call("put_if_absent", key, () -> {
+      delegate.putIfAbsentUnflushed(key, data);
+      return null;
+    }, none -> false);
+  }
+
+  @Override
+  public void putUnflushed(String key, byte[] data) {
+    call("put", key, () -> {
+      delegate.putUnflushed(key, data);
+      return null;
+    }, none -> false);
+  }
+
+  @Override
   public List<ObjectInfo> list(String prefix) {
     return call("list", prefix, () -> delegate.list(prefix), none -> false);
   }

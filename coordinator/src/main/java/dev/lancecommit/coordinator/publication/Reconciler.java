@@ -307,6 +307,7 @@ public final class Reconciler implements AutoCloseable {
             manifestUri, clock.instant())
         .actor(actor)
         .governed(governed)
+        .members(txn.map(VersionEvents::members).orElse(List.of()))
         .build();
   }
 

@@ -25,29 +25,52 @@ import java.util.UUID;
 /**
  * An {@link ObjectStore} on a local (or mounted) filesystem below {@code root}.
  *
- * <p>Writes go to a {@code .tmp-*} file in the target's directory first, are fsynced, and are then published
- * atomically: {@link #put} renames over the target, {@link #putIfAbsent} hard-links the temp file to the target (link
- * creation fails if the target exists, so exactly one concurrent caller wins and nobody sees a partial file). Only
- * where the filesystem has no hard links does putIfAbsent fall back to an exclusive create followed by the write,
- * which is still exclusive but lets readers observe a partially written file.
+ * <p>Writes go to a {@code .tmp-*} file in the target's directory first and are then published atomically:
+ * {@link #put} renames over the target, {@link #putIfAbsent} hard-links the temp file to the target (link creation
+ * fails if the target exists, so exactly one concurrent caller wins and nobody sees a partial file), as Lance's own
+ * local store does. Only where the filesystem has no hard links does putIfAbsent fall back to an exclusive create
+ * followed by the write, which is still exclusive but lets readers observe a partially written file.
+ *
+ * <p>Durability ({@code fsync}): by default a write is on stable storage before it returns (the file's data before it
+ * is published, then its directory entry), so an acknowledged commit survives a power loss, not only a crash of the
+ * process. That costs two flushes per written object; {@link #putIfAbsentUnflushed} and {@link #putUnflushed} skip
+ * them for redundant copies. With {@code fsync} off nothing is flushed: the durability of Lance's own local commits
+ * (which never flush), a process crash loses nothing, a power loss may lose the latest commits.
  */
 public final class LocalObjectStore implements ObjectStore {
   private static final System.Logger LOG = System.getLogger(LocalObjectStore.class.getName());
 
   private final Path root;
+  private final boolean fsync;
   private volatile boolean hardLinks;
 
+  /** A store that flushes every write to stable storage. */
   public LocalObjectStore(Path root) {
-    this(root, true);
+    this(root, true, true);
+  }
+
+  /** {@code fsync = false}: nothing is flushed (Lance's own local durability; see the class comment). */
+  public static LocalObjectStore withFsync(Path root, boolean fsync) {
+    return new LocalObjectStore(root, true, fsync);
   }
 
   /** {@code hardLinks = false} forces the exclusive-create fallback of putIfAbsent (for tests). */
   LocalObjectStore(Path root, boolean hardLinks) {
+    this(root, hardLinks, true);
+  }
+
+  private LocalObjectStore(Path root, boolean hardLinks, boolean fsync) {
     if (root == null || !root.isAbsolute()) {
       throw new IllegalArgumentException("local store root must be an absolute path: " + root);
     }
     this.root = root.normalize();
     this.hardLinks = hardLinks;
+    this.fsync = fsync;
+  }
+
+  /** Whether writes are flushed to stable storage before they return. */
+  public boolean fsync() {
+    return fsync;
   }
 
   public Path root() {
@@ -145,13 +168,34 @@ public final class LocalObjectStore implements ObjectStore {
 
   @Override
   public void put(String key, byte[] data) {
+    put(key, data, fsync);
+  }
+
+  @Override
+  public void putUnflushed(String key, byte[] data) {
+    put(key, data, false);
+  }
+
+  @Override
+  public void putIfAbsent(String key, byte[] data) {
+    putIfAbsent(key, data, fsync);
+  }
+
+  @Override
+  public void putIfAbsentUnflushed(String key, byte[] data) {
+    putIfAbsent(key, data, false);
+  }
+
+  private void put(String key, byte[] data, boolean flush) {
     Path target = pathOf(key);
     Path temp = null;
     try {
-      temp = writeTemp(target, data);
+      temp = writeTemp(target, data, flush);
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       temp = null;
-      syncDirectory(target.getParent());
+      if (flush) {
+        syncDirectory(target.getParent());
+      }
     } catch (IOException e) {
       throw failure("put", key, e);
     } finally {
@@ -159,16 +203,15 @@ public final class LocalObjectStore implements ObjectStore {
     }
   }
 
-  @Override
-  public void putIfAbsent(String key, byte[] data) {
+  private void putIfAbsent(String key, byte[] data, boolean flush) {
     Path target = pathOf(key);
     if (!hardLinks) {
-      createExclusive(key, target, data);
+      createExclusive(key, target, data, flush);
       return;
     }
     Path temp;
     try {
-      temp = writeTemp(target, data);
+      temp = writeTemp(target, data, flush);
     } catch (IOException e) {
       throw failure("putIfAbsent", key, e);
     }
@@ -191,9 +234,11 @@ public final class LocalObjectStore implements ObjectStore {
       deleteQuietly(temp);
     }
     if (linked) {
-      syncDirectory(target.getParent());
+      if (flush) {
+        syncDirectory(target.getParent());
+      }
     } else {
-      createExclusive(key, target, data);
+      createExclusive(key, target, data, flush);
     }
   }
 
@@ -324,13 +369,15 @@ public final class LocalObjectStore implements ObjectStore {
     return name != null && name.toString().startsWith(ObjectKeys.RESERVED_SEGMENT_PREFIX);
   }
 
-  private static Path writeTemp(Path target, byte[] data) throws IOException {
+  private static Path writeTemp(Path target, byte[] data, boolean flush) throws IOException {
     Path parent = target.getParent();
     Files.createDirectories(parent);
     Path temp = parent.resolve(ObjectKeys.RESERVED_SEGMENT_PREFIX + UUID.randomUUID());
     try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       writeFully(channel, data);
-      channel.force(true);
+      if (flush) {
+        channel.force(true);
+      }
     } catch (IOException e) {
       deleteQuietly(temp);
       throw e;
@@ -338,7 +385,7 @@ public final class LocalObjectStore implements ObjectStore {
     return temp;
   }
 
-  private void createExclusive(String key, Path target, byte[] data) {
+  private void createExclusive(String key, Path target, byte[] data, boolean flush) {
     FileChannel channel;
     try {
       Files.createDirectories(target.getParent());
@@ -354,7 +401,9 @@ public final class LocalObjectStore implements ObjectStore {
     }
     try (channel) {
       writeFully(channel, data);
-      channel.force(true);
+      if (flush) {
+        channel.force(true);
+      }
     } catch (IOException e) {
       // The key now exists with partial content; removing it restores "not applied" if that works.
       try {
@@ -366,7 +415,9 @@ public final class LocalObjectStore implements ObjectStore {
       }
       throw failure("putIfAbsent", key, e);
     }
-    syncDirectory(target.getParent());
+    if (flush) {
+      syncDirectory(target.getParent());
+    }
   }
 
   private static void writeFully(FileChannel channel, byte[] data) throws IOException {

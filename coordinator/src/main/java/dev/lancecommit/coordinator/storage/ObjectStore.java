@@ -63,6 +63,21 @@ public interface ObjectStore extends AutoCloseable {
    */
   void putIfAbsent(String key, byte[] data);
 
+  /**
+   * {@link #putIfAbsent} for an object whose loss in a crash of the machine costs nothing, because it is a redundant
+   * copy (a version's {@code .txn} file: its manifest carries the transaction inline): the store need not flush it to
+   * stable storage before returning. Same atomicity and exclusivity as {@link #putIfAbsent}; on stores whose every
+   * write is durable (S3) it is the same call.
+   */
+  default void putIfAbsentUnflushed(String key, byte[] data) {
+    putIfAbsent(key, data);
+  }
+
+  /** {@link #put} for a best-effort object (a hint) whose loss in a crash of the machine costs nothing. */
+  default void putUnflushed(String key, byte[] data) {
+    put(key, data);
+  }
+
   /** Every object under {@code prefix} (recursively), sorted by key. Empty when there is none. */
   List<ObjectInfo> list(String prefix);
 

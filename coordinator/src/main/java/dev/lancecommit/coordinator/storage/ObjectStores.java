@@ -21,6 +21,7 @@ public final class ObjectStores implements AutoCloseable {
 
   private final S3Config s3Config;
   private final UnaryOperator<ObjectStore> decorator;
+  private final boolean localFsync;
   private final Map<String, ObjectStore> s3Stores = new ConcurrentHashMap<>();
   private final Map<Path, ObjectStore> localStores = new ConcurrentHashMap<>();
   private volatile boolean closed;
@@ -35,8 +36,18 @@ public final class ObjectStores implements AutoCloseable {
    *     store it wraps and closes it
    */
   public ObjectStores(S3Config s3Config, UnaryOperator<ObjectStore> decorator) {
+    this(s3Config, true, decorator);
+  }
+
+  /**
+   * @param localFsync whether local stores flush writes to stable storage ({@link LocalObjectStore})
+   * @param decorator wraps every store this creates (metrics and traces of every storage call); the wrapper owns the
+   *     store it wraps and closes it
+   */
+  public ObjectStores(S3Config s3Config, boolean localFsync, UnaryOperator<ObjectStore> decorator) {
     this.s3Config = s3Config;
     this.decorator = decorator;
+    this.localFsync = localFsync;
   }
 
   /** A factory for local locations only. */
@@ -111,7 +122,8 @@ public final class ObjectStores implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("invalid local location '" + location + "': " + e.getMessage(), e);
     }
-    ObjectStore store = localStores.computeIfAbsent(root, r -> decorator.apply(new LocalObjectStore(r)));
+    ObjectStore store = localStores.computeIfAbsent(root,
+        r -> decorator.apply(LocalObjectStore.withFsync(r, localFsync)));
     return new StorageLocation(store, rootKey);
   }
 

@@ -16,9 +16,12 @@ import dev.lancecommit.retry.Backoff;
 import dev.lancecommit.retry.RetryPolicy;
 import dev.lancecommit.rules.InvalidTransactionException;
 import dev.lancecommit.rules.conflict.CommittedTransaction;
+import dev.lancecommit.rules.conflict.CommitConflictException;
+import dev.lancecommit.rules.group.GroupMembers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -125,32 +128,107 @@ public final class TableOperations {
 
   // ------------------------------------------------------------------------------------------------ commit
 
+  /** True when {@code snapshot} is the table's current state ({@link #commit(StagedVersion)} may write on it). */
+  public boolean isCurrent(TableSnapshot snapshot) {
+    TableSnapshot known = state;
+    return known != null && (known == snapshot || known.sameStateAs(snapshot));
+  }
+
   /**
-   * Writes {@code next}, built on {@code base}: its transaction to {@code _transactions/{read_version}-{uuid}.txn}
-   * (a plain put, before the manifest like Lance, so a version never lacks its {@code .txn}), then the manifest with
-   * put-if-absent. A write whose outcome is unknown is settled by reading the version back: ours means landed,
-   * someone else's means taken, absent means the create is retried (safe: it cannot overwrite). Once landed, Lance's
-   * version hint is moved on (best effort).
+   * Writes the files of {@code next} except its manifest: the deletion files it names ({@code auxiliaryFiles},
+   * relative paths under {@code _deletions/}), then its transaction to {@code _transactions/{read_version}-{uuid}.txn}
+   * (before the manifest like Lance, so a version never lacks its {@code .txn}). Each is created only if absent: a
+   * file already there with the same bytes (an earlier attempt of the same transaction) is kept, one with other
+   * bytes is never overwritten. {@code base} need not have landed yet.
    *
-   * @throws IllegalStateException when {@code base} is not {@link #current()}
+   * @throws CommitConflictException (not retryable) when a file of that name holds other bytes: the transaction's
+   *     uuid was used for another transaction at the same read version
+   * @throws StoreUnavailableException when the store is down (nothing of the version is visible: no manifest)
+   */
+  public StagedVersion stage(TableSnapshot base, NextVersion next, Map<String, byte[]> auxiliaryFiles) {
+    // A deletion file must survive anything its manifest survives; the .txn is a copy of the manifest's inline one.
+    auxiliaryFiles.forEach((path, bytes) -> writeOnce(location.key(requireDeletionPath(path)), bytes, true));
+    Transaction txn = next.transaction();
+    writeOnce(location.key(TransactionFiles.path(txn)), TransactionFiles.encode(txn), false);
+    return new StagedVersion(base, next);
+  }
+
+  /**
+   * Makes a staged version the table's version with put-if-absent on its manifest. A write whose outcome is unknown
+   * is settled by reading the version back: ours means landed, someone else's means taken, absent means the create
+   * is retried (safe: it cannot overwrite). Lance's version hint is not moved here: callers do that off the
+   * critical path ({@link #writeVersionHint}).
+   *
+   * @throws IllegalStateException when the version's base is not {@link #current()}
    * @throws CommitStateUnknownException when reading back kept failing; the next {@link #current()} lists again
    * @throws StoreUnavailableException when the store certainly did not take the manifest
    */
-  public CommitOutcome commit(TableSnapshot base, NextVersion next) {
-    if (base != state) {
+  public CommitOutcome commit(StagedVersion staged) {
+    NextVersion next = staged.next();
+    if (!isCurrent(staged.base())) {
       throw new IllegalStateException("Version " + next.version() + " of " + options.name()
           + " was built on a state of the table that is not the current one");
     }
-    Transaction txn = next.transaction();
-    location.store().put(location.key(TransactionFiles.path(txn)), TransactionFiles.encode(txn));
     if (!createManifest(next)) {
       state = null; // someone else committed: list again and check against what landed
       return new CommitOutcome.Taken(next.version());
     }
-    TableSnapshot landed = base.advance(next.state(), txn);
+    TableSnapshot landed = staged.after();
+    landed.recent.remember(next.version(), next.transaction());
     state = landed;
-    writeVersionHint(next.version());
     return new CommitOutcome.Landed(landed);
+  }
+
+  /** {@link #stage} without auxiliary files, then {@link #commit(StagedVersion)}, then the version hint. */
+  public CommitOutcome commit(TableSnapshot base, NextVersion next) {
+    if (!isCurrent(base)) {
+      throw new IllegalStateException("Version " + next.version() + " of " + options.name()
+          + " was built on a state of the table that is not the current one");
+    }
+    CommitOutcome outcome = commit(stage(base, next, Map.of()));
+    if (outcome instanceof CommitOutcome.Landed) {
+      writeVersionHint(next.version());
+    }
+    return outcome;
+  }
+
+  /** Creates {@code key} with {@code bytes} unless it holds them already; never replaces other bytes. */
+  private void writeOnce(String key, byte[] bytes, boolean flush) {
+    StoreException lastFailure = null;
+    Backoff backoff = AMBIGUOUS_WRITE_RETRY.withMaxAttempts(Math.max(1, options.ambiguousWriteAttempts())).start();
+    while (true) {
+      try {
+        if (flush) {
+          location.store().putIfAbsent(key, bytes);
+        } else {
+          location.store().putIfAbsentUnflushed(key, bytes);
+        }
+        return;
+      } catch (ObjectAlreadyExistsException e) {
+        Optional<byte[]> existing = location.store().get(key);
+        if (existing.isPresent() && Arrays.equals(existing.get(), bytes)) {
+          return; // an earlier attempt of ours wrote it
+        }
+        if (existing.isPresent()) {
+          throw new CommitConflictException(false, state == null ? 0 : state.latestVersion(), "unknown", "uuid-reuse",
+              "'" + location.store().uriOf(key) + "' already holds another transaction's"
+                  + " file; the transaction's uuid was used before for another transaction at the same read version."
+                  + " A new transaction needs a new uuid");
+        }
+        // removed in between (cleanup of an orphan): create it again
+      } catch (StoreOutcomeUnknownException e) {
+        lastFailure = e; // the next attempt finds it there (then compares) or creates it
+      }
+      Optional<Duration> pause = backoff.onFailure();
+      if (pause.isEmpty()) {
+        break;
+      }
+      if (lastFailure != null) {
+        pause(pause.get());
+      }
+    }
+    throw new StoreUnavailableException("Could not write " + key
+        + (lastFailure == null ? " (it kept vanishing)" : ": " + lastFailure.getMessage()), lastFailure);
   }
 
   /** True when the manifest landed (now or by an earlier attempt of ours), false when another writer's is there. */
@@ -213,13 +291,14 @@ public final class TableOperations {
    * Where the store's listing is unordered (local file systems), rewrites {@code _versions/latest_version_hint.json}
    * as Lance does after each commit, so that Lance readers probe upward from the new version instead of from the
    * last one a Lance writer recorded. Best effort: the hint is never authoritative, so a failed write is only logged.
+   * Off the critical path: the lane calls it after answering, for the newest version it has.
    */
-  private void writeVersionHint(long version) {
+  public void writeVersionHint(long version) {
     if (!location.store().listsUnordered()) {
       return;
     }
     try {
-      location.store().put(location.key(ManifestNaming.VERSIONS_DIR + "/" + VERSION_HINT),
+      location.store().putUnflushed(location.key(ManifestNaming.VERSIONS_DIR + "/" + VERSION_HINT),
           ("{\"version\":" + version + "}").getBytes(StandardCharsets.UTF_8));
     } catch (RuntimeException e) {
       LOG.debug("Could not update the version hint of {} to {}: {}", location.uri(""), version, e.toString());
@@ -335,11 +414,11 @@ public final class TableOperations {
     return lookupTransaction(file).require(file.manifest().getVersion(), location.uri(""));
   }
 
-  /** True when {@code version} exists and was made by the transaction {@code uuid}. */
+  /** True when {@code version} exists and was made by the transaction {@code uuid} (or a group naming it). */
   public boolean madeBy(TableSnapshot base, long version, String uuid) {
-    Transaction cached = base.recent.get(version);
+    Transaction cached = base.knownTransaction(version);
     if (cached != null) {
-      return cached.getUuid().equals(uuid);
+      return GroupMembers.madeBy(cached, uuid);
     }
     return madeBy(version, base.scheme(), uuid);
   }
@@ -348,12 +427,21 @@ public final class TableOperations {
     return readManifest(version, scheme).map(f -> transactionOf(f).getUuid().equals(uuid)).orElse(false);
   }
 
+  /** The transaction of {@code version} of {@code base} (memoized, being written, or read), if it exists. */
+  public Optional<Transaction> transactionAt(TableSnapshot base, long version) {
+    Transaction known = base.knownTransaction(version);
+    if (known != null) {
+      return Optional.of(known);
+    }
+    return readManifest(version, base.scheme()).map(this::transactionOf);
+  }
+
   /** The transactions of every version of {@code base} after {@code readVersion}, ascending. */
   public List<CommittedTransaction> committedSince(TableSnapshot base, long readVersion) {
     List<CommittedTransaction> since = new ArrayList<>();
     // Versions before the first never existed in this table (a clone starts at its source's version number).
     for (long v = Math.max(readVersion + 1, base.firstVersion()); v <= base.latestVersion(); v++) {
-      Transaction txn = base.recent.get(v);
+      Transaction txn = base.knownTransaction(v);
       if (txn == null) {
         long version = v;
         // A version record deleted (version/delete, retention) after the transaction's read version: its

@@ -149,7 +149,7 @@ class CloneLaneTest {
     assertThat(commit(service, targetRef, create()).version()).isEqualTo(3);
     assertThat(commit(service, targetRef, append(3)).version()).isEqualTo(4);
     assertThat(TableOperations.of(target).versions().versions()).containsExactly(2L, 3L, 4L);
-    assertThat(events.versions(targetRef)).containsExactly(2L, 3L, 4L);
+    events.await(targetRef, 2L, 3L, 4L);
     CommitEvent created = events.of(targetRef).get(0);
     assertThat(created.operation()).isEqualTo("Clone");
     assertThat(created.rowsAdded()).isEqualTo(20);
@@ -181,6 +181,7 @@ class CloneLaneTest {
     CommitResult again = commit(newService(), targetRef, txn);
     assertThat(again).isEqualTo(first);
     assertThat(TableOperations.of(target).versions().versions()).containsExactly(2L, 3L);
+    events.await(targetRef, 2L, 3L, 2L);
     List<CommitEvent> cloneEvents = events.of(targetRef).stream().filter(e -> e.version() == 2).toList();
     assertThat(cloneEvents).hasSize(2); // published again: the first answer may have been lost with its event
     assertThat(cloneEvents.get(1).id()).isEqualTo(cloneEvents.get(0).id());
@@ -246,7 +247,7 @@ class CloneLaneTest {
       assertThat(i.hasBaseId()).isFalse();
       assertThat(i.getUuid()).isEqualTo(index.getUuid());
     });
-    assertThat(events.versions(targetRef)).containsExactly(3L);
+    events.await(targetRef, 3L);
     assertThat(commit(service, targetRef, append(3)).version()).isEqualTo(4);
     // the source is as it was
     assertThat(TableOperations.of(source).versions().versions()).containsExactly(1L, 2L, 3L);
@@ -336,6 +337,12 @@ class CloneLaneTest {
 
     List<Long> versions(TableRef table) {
       return of(table).stream().map(CommitEvent::version).toList();
+    }
+
+    /** Events are handed over after the answer: waits until the table's events are exactly these versions. */
+    void await(TableRef table, Long... versions) {
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+          .until(() -> versions(table).equals(List.of(versions)));
     }
   }
 }

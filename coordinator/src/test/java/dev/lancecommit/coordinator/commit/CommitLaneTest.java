@@ -3,6 +3,7 @@ package dev.lancecommit.coordinator.commit;
 import dev.lancecommit.coordinator.table.CommitStateUnknownException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.storage.LocalObjectStore;
@@ -47,6 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The commit lane against a real local store, with faults injected into the store and the event sink. */
 class CommitLaneTest {
   private static final String TABLE_KEY = "wh/ns/t.lance";
+  /** Faults aimed at manifest writes only (a version's .txn is created with put-if-absent too). */
+  private static final java.util.function.Predicate<String> MANIFESTS = key -> key.contains("/_versions/");
 
   @TempDir Path root;
   private FaultInjectingObjectStore store;
@@ -100,24 +103,60 @@ class CommitLaneTest {
     assertThat(latest.version()).isEqualTo(6);
     assertThat(latest.manifest().getFragmentsList()).extracting(DataFragment::getId)
         .containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
-    assertThat(events.versions()).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+    events.awaitVersions(1L, 2L, 3L, 4L, 5L, 6L);
     assertThat(events.events.get(1).rowsAdded()).isEqualTo(10);
     assertThat(events.events.get(1).fragmentsAdded()).isEqualTo(1);
   }
 
   @Test
-  void concurrentAppendsFromOneReadVersionAllLandContiguously() {
+  void concurrentAppendsFromOneReadVersionAllLandContiguouslyOneVersionEachWithGroupingOff() {
+    service = newService(settings(1000).withGroupLimits(1, Long.MAX_VALUE));
     commit(create());
     List<CompletableFuture<CommitResult>> futures = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       futures.add(service.commit(ref, request(append(1))));
     }
-    List<Long> versions = futures.stream().map(CompletableFuture::join).map(CommitResult::version).sorted().toList();
+    List<CommitResult> results = futures.stream().map(CompletableFuture::join).toList();
+    List<Long> versions = results.stream().map(CommitResult::version).sorted().toList();
     assertThat(versions).hasSize(50).doesNotHaveDuplicates();
     assertThat(versions.get(0)).isEqualTo(2);
     assertThat(versions.get(49)).isEqualTo(51);
+    assertThat(results).allSatisfy(r -> assertThat(r.groupSize()).isEqualTo(1));
     assertThat(latestOnDisk().manifest().getFragmentsCount()).isEqualTo(51);
-    assertThat(events.versions()).hasSize(51).isSorted();
+    await().atMost(Duration.ofSeconds(10)).until(() -> events.versions().size() == 51);
+    assertThat(events.versions()).isSorted();
+  }
+
+  @Test
+  void concurrentAppendsShareVersionsAndEveryOneLandsExactlyOnce() {
+    commit(create());
+    List<Transaction> sent = new ArrayList<>();
+    List<CompletableFuture<CommitResult>> futures = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      Transaction txn = append(1);
+      sent.add(txn);
+      futures.add(service.commit(ref, request(txn)));
+    }
+    List<CommitResult> results = futures.stream().map(CompletableFuture::join).toList();
+    long latest = latestOnDisk().version();
+    assertThat(latestOnDisk().manifest().getFragmentsCount()).isEqualTo(51);
+    // every answer names a version whose group size is the number of answers naming it
+    java.util.Map<Long, List<CommitResult>> byVersion = results.stream()
+        .collect(java.util.stream.Collectors.groupingBy(CommitResult::version));
+    byVersion.forEach((version, shared) ->
+        assertThat(shared).allSatisfy(r -> assertThat(r.groupSize()).isEqualTo(shared.size())));
+    assertThat(byVersion.keySet()).containsExactlyInAnyOrderElementsOf(
+        java.util.stream.LongStream.rangeClosed(2, latest).boxed().toList());
+    TableOperations storage = TableOperations.of(new StorageLocation(store.delegate(), TABLE_KEY));
+    for (int i = 0; i < sent.size(); i++) {
+      long version = results.get(i).version();
+      Transaction recorded = storage.transactionOf(storage.readManifest(version, ManifestNaming.Scheme.V2)
+          .orElseThrow());
+      assertThat(dev.lancecommit.rules.group.GroupMembers.madeBy(recorded, sent.get(i).getUuid()))
+          .as("version %s records transaction %s", version, sent.get(i).getUuid()).isTrue();
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> events.versions().size() == latest);
+    assertThat(events.events.stream().mapToInt(CommitEvent::groupSize).sum()).isEqualTo(51);
   }
 
   @Test
@@ -138,7 +177,7 @@ class CommitLaneTest {
   void aWriteWhoseResponseWasLostIsSettledByReadingItBack() {
     commit(create());
     // the manifest lands, then the "network" fails: the lane must find its own commit, not write another
-    store.failNext(Call.PUT_IF_ABSENT, 1, When.AFTER, FaultInjectingObjectStore.outcomeUnknown());
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.AFTER, MANIFESTS, FaultInjectingObjectStore.outcomeUnknown());
     CommitResult result = commit(append(1));
     assertThat(result.version()).isEqualTo(2);
     assertThat(manifestCount()).isEqualTo(2);
@@ -148,7 +187,7 @@ class CommitLaneTest {
   @Test
   void aWriteThatNeverLandedIsRetriedOnceTheOutcomeIsKnown() {
     commit(create());
-    store.failNext(Call.PUT_IF_ABSENT, 1, When.BEFORE, FaultInjectingObjectStore.outcomeUnknown());
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.BEFORE, MANIFESTS, FaultInjectingObjectStore.outcomeUnknown());
     CommitResult result = commit(append(1));
     assertThat(result.version()).isEqualTo(2);
     assertThat(latestOnDisk().version()).isEqualTo(2);
@@ -159,8 +198,8 @@ class CommitLaneTest {
     commit(create());
     Transaction txn = append(1);
     // every create and every read-back fails: nothing can be said about the outcome
-    store.failNext(Call.PUT_IF_ABSENT, 1, When.AFTER, FaultInjectingObjectStore.outcomeUnknown());
-    store.failNext(Call.PUT_IF_ABSENT, 10, When.BEFORE, FaultInjectingObjectStore.outcomeUnknown());
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.AFTER, MANIFESTS, FaultInjectingObjectStore.outcomeUnknown());
+    store.failNext(Call.PUT_IF_ABSENT, 10, When.BEFORE, MANIFESTS, FaultInjectingObjectStore.outcomeUnknown());
     store.failNext(Call.GET, 10, When.BEFORE, FaultInjectingObjectStore.unavailable());
     assertThatThrownBy(() -> commit(txn)).hasCauseInstanceOf(CommitStateUnknownException.class);
     store.clearFaults();
@@ -173,7 +212,7 @@ class CommitLaneTest {
   @Test
   void aStoreThatIsDownFailsTheCommitWithoutWritingAManifest() {
     commit(create());
-    store.failNext(Call.PUT_IF_ABSENT, 1, When.BEFORE, FaultInjectingObjectStore.unavailable());
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.BEFORE, MANIFESTS, FaultInjectingObjectStore.unavailable());
     assertThatThrownBy(() -> commit(append(1))).hasCauseInstanceOf(StoreUnavailableException.class);
     assertThat(manifestCount()).isEqualTo(1);
   }
@@ -255,23 +294,25 @@ class CommitLaneTest {
   @Test
   void aSinkThatFailsCannotFailACommitThatLanded() {
     commit(create());
+    events.awaitVersions(1L);
     Transaction txn = append(1);
     events.failNext = true;
     assertThat(commit(txn).version()).as("the version landed: its answer does not depend on the event")
         .isEqualTo(2);
     assertThat(latestOnDisk().version()).isEqualTo(2);
+    await().atMost(Duration.ofSeconds(10)).until(() -> !events.failNext);
     assertThat(events.versions()).containsExactly(1L);
 
     CommitResult again = commit(txn);
     assertThat(again.version()).isEqualTo(2);
-    assertThat(events.versions()).containsExactly(1L, 2L);
+    events.awaitVersions(1L, 2L);
   }
 
   @Test
   void aFullLaneThrottles() {
     service = newService(settings(1));
     commit(create());
-    store.failNext(Call.PUT, 1, When.BEFORE, () -> {
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.BEFORE, key -> key.contains("/_transactions/"), () -> {
       sleep(500); // hold the lane busy on its .txn write, which then fails
       return new StoreUnavailableException("slow store", null);
     });
@@ -352,6 +393,11 @@ class CommitLaneTest {
       synchronized (events) {
         return events.stream().map(CommitEvent::version).toList();
       }
+    }
+
+    /** Events are handed over after the answer: waits until exactly these versions were received. */
+    void awaitVersions(Long... expected) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> versions().equals(List.of(expected)));
     }
   }
 }

@@ -64,7 +64,8 @@ class CommitRouteTest extends RestServerFixture {
         .put("read_version", 4L)
         .put("transaction_uuid", "8d5c2e6e-0bd4-4c79-9d32-4a0bb7c3f9a1")
         .put("manifest_path", table.location() + "/_versions/18446744073709551609.manifest")
-        .put("operation", "Append"));
+        .put("operation", "Append")
+        .put("group_size", 1));
 
     assertThat(commits.calls()).hasSize(1);
     RecordingCommitService.Call call = commits.calls().get(0);
@@ -101,6 +102,21 @@ class CommitRouteTest extends RestServerFixture {
     assertThat(postBytes(COMMIT + "?rebase=false", "application/x-protobuf; charset=binary", TXN).status())
         .isEqualTo(200);
     assertThat(commits.calls().get(1).request().rebase()).isFalse();
+  }
+
+  @Test
+  void theAnswerCarriesItsGroupSizeAndACachedTableIsCommittedFromTheEventLoop() {
+    commits.answerWith(new CommitResult(6, 4, "8d5c2e6e-0bd4-4c79-9d32-4a0bb7c3f9a1",
+        table.location() + "/_versions/18446744073709551609.manifest", "Append", 3));
+    String json = new JsonObject().put("transaction", Base64.getEncoder().encodeToString(TXN)).encode();
+    Reply reply = post(COMMIT, json);
+    assertThat(reply.status()).isEqualTo(200);
+    assertThat(reply.json().getInteger("group_size")).isEqualTo(3);
+    // the same table again: its catalog entry is cached, so the commit goes to the service from the event loop
+    assertThat(post(COMMIT, json).status()).isEqualTo(200);
+    assertThat(commits.calls()).hasSize(2);
+    assertThat(commits.calls().get(1).table()).isEqualTo(commits.calls().get(0).table());
+    assertThat(commits.threads()).element(1).asString().startsWith("vert.x-eventloop-thread-");
   }
 
   @Test

@@ -14,7 +14,7 @@ import java.util.function.BiFunction;
  * check the contract around the service, not commits themselves.
  */
 final class RecordingCommitService implements CommitService {
-  record Call(TableRef table, CommitRequest request) {}
+  record Call(TableRef table, CommitRequest request, String thread) {}
 
   private final List<Call> calls = new CopyOnWriteArrayList<>();
   private volatile BiFunction<TableRef, CommitRequest, CompletableFuture<CommitResult>> answer =
@@ -22,7 +22,7 @@ final class RecordingCommitService implements CommitService {
 
   @Override
   public CompletableFuture<CommitResult> commit(TableRef table, CommitRequest request) {
-    calls.add(new Call(table, request));
+    calls.add(new Call(table, request, Thread.currentThread().getName()));
     return answer.apply(table, request);
   }
 
@@ -42,5 +42,10 @@ final class RecordingCommitService implements CommitService {
 
   List<Call> calls() {
     return List.copyOf(calls);
+  }
+
+  /** The thread each call was made on, in order. */
+  List<String> threads() {
+    return calls.stream().map(Call::thread).toList();
   }
 }

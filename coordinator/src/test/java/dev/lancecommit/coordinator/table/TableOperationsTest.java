@@ -116,7 +116,8 @@ class TableOperationsTest {
   @Test
   void aLostAnswerToTheManifestWriteIsSettledByReadingItBack() {
     TableSnapshot base = ops.current();
-    store.failNext(Call.PUT_IF_ABSENT, 1, When.AFTER, FaultInjectingObjectStore.outcomeUnknown());
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.AFTER, key -> key.contains("/_versions/"),
+        FaultInjectingObjectStore.outcomeUnknown());
     CommitOutcome outcome = ops.commit(base, next(base, transactions.create()));
     assertThat(outcome).isInstanceOf(CommitOutcome.Landed.class);
     assertThat(ops.versions().versions()).containsExactly(1L);
@@ -125,7 +126,8 @@ class TableOperationsTest {
   @Test
   void anOutcomeThatCannotBeSettledIsStateUnknownAndTheStateIsNotTrustedAfterwards() {
     TableSnapshot base = ops.current();
-    store.failNext(Call.PUT_IF_ABSENT, 3, When.BEFORE, FaultInjectingObjectStore.outcomeUnknown());
+    store.failNext(Call.PUT_IF_ABSENT, 3, When.BEFORE, key -> key.contains("/_versions/"),
+        FaultInjectingObjectStore.outcomeUnknown());
     store.failNext(Call.GET, 3, When.BEFORE, FaultInjectingObjectStore.unavailable());
     assertThatThrownBy(() -> ops.commit(base, next(base, transactions.create())))
         .isInstanceOf(CommitStateUnknownException.class)

@@ -1,0 +1,40 @@
+package dev.lancecommit.coordinator.table;
+
+import java.util.Objects;
+
+/**
+ * A version whose files are written except the manifest: its {@code .txn} and the deletion files it names are in
+ * place, and {@link TableOperations#commit(StagedVersion)} makes it the table's version with the one put-if-absent.
+ * Staging does not need the base to have landed, so the next version is staged while the one before it is being
+ * written; if that write is taken or its outcome unknown, a version staged on top of it is built again (its files
+ * are left as orphans, as Lance leaves those of a lost attempt).
+ */
+public final class StagedVersion {
+  private final TableSnapshot base;
+  private final NextVersion next;
+  private final TableSnapshot after;
+
+  StagedVersion(TableSnapshot base, NextVersion next) {
+    this.base = Objects.requireNonNull(base, "base");
+    this.next = Objects.requireNonNull(next, "next");
+    this.after = base.speculate(next.state(), next.transaction());
+  }
+
+  /** The table the version was built on; it may still be being written itself. */
+  public TableSnapshot base() {
+    return base;
+  }
+
+  public NextVersion next() {
+    return next;
+  }
+
+  /** The table once this version has landed: what the next version is built on, speculatively until then. */
+  public TableSnapshot after() {
+    return after;
+  }
+
+  public long version() {
+    return next.version();
+  }
+}
