@@ -1,0 +1,538 @@
+package dev.lancecommit.coordinator.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.lancecommit.coordinator.storage.LocalObjectStore;
+import dev.lancecommit.coordinator.storage.ObjectInfo;
+import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.table.CommitStateUnknownException;
+import dev.lancecommit.coordinator.table.TableOperations;
+import dev.lancecommit.coordinator.table.TableRef;
+import dev.lancecommit.events.CommitEvent;
+import dev.lancecommit.format.ManifestFile;
+import dev.lancecommit.format.ManifestNaming;
+import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.WriterVersions;
+import dev.lancecommit.format.deletion.DeletionVectors;
+import dev.lancecommit.format.deletion.NewDeletionFile;
+import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.format.pb.DeletionFile.DeletionFileType;
+import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.rules.CommitContext;
+import dev.lancecommit.rules.InvalidTransactionException;
+import dev.lancecommit.rules.ManifestBuilder;
+import dev.lancecommit.rules.conflict.CommitConflictException;
+import dev.lancecommit.rules.group.GroupMembers;
+import dev.lancecommit.testing.FaultInjectingObjectStore;
+import dev.lancecommit.testing.FaultInjectingObjectStore.Call;
+import dev.lancecommit.testing.FaultInjectingObjectStore.Hold;
+import dev.lancecommit.testing.FaultInjectingObjectStore.When;
+import dev.lancecommit.testing.HandMadeTransactions;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.roaringbitmap.RoaringBitmap;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
+
+/**
+ * Group commit and the pipeline, made deterministic by holding a manifest write in the store
+ * ({@link FaultInjectingObjectStore#holdNext}) so that commits pile up behind it, and by failing it afterwards.
+ */
+class PipelinedLaneTest {
+  private static final String TABLE_KEY = "wh/ns/t.lance";
+  private static final Duration WAIT = Duration.ofSeconds(20);
+
+  @TempDir Path root;
+  private FaultInjectingObjectStore store;
+  private StorageLocation table;
+  private Events events;
+  private ExecutorService pool;
+  private GatedExecutor executor;
+  private LaneCommitService service;
+  private TableRef ref;
+  private final HandMadeTransactions transactions = new HandMadeTransactions();
+
+  @BeforeEach
+  void setUp() {
+    store = new FaultInjectingObjectStore(new LocalObjectStore(root));
+    table = new StorageLocation(store, TABLE_KEY);
+    events = new Events();
+    pool = Executors.newFixedThreadPool(4);
+    executor = new GatedExecutor(pool);
+    service = newService(settings());
+    ref = new TableRef(List.of("ns", "t"), table.uri(), UUID.randomUUID().toString());
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    store.clearFaults();
+    executor.open();
+    pool.shutdownNow();
+    pool.awaitTermination(5, TimeUnit.SECONDS);
+  }
+
+  private LaneCommitService newService(CommitSettings settings) {
+    return new LaneCommitService(location -> table, settings, events, executor, Clock.systemUTC(),
+        Duration.ofMinutes(10));
+  }
+
+  private static CommitSettings settings() {
+    return new CommitSettings(1000, 20, 3, 64, WriterVersions.coordinator(), "2.1", ManifestNaming.Scheme.V2);
+  }
+
+  /** Holds the put-if-absent of version {@code version}'s manifest. */
+  private Hold holdManifest(long version) {
+    return store.holdNext(Call.PUT_IF_ABSENT, manifestKey(version)::equals);
+  }
+
+  private String manifestKey(long version) {
+    return table.key(ManifestNaming.path(ManifestNaming.Scheme.V2, version));
+  }
+
+  @Test
+  void commitsWaitingBehindAWriteShareTheNextVersionWhichIsStagedBeforeThatWriteLands() throws Exception {
+    commit(transactions.create());
+    Hold v2 = holdManifest(2);
+    CompletableFuture<CommitResult> first = submit(transactions.append(1), "alice", null);
+    assertThat(v2.awaitHeld(WAIT)).isTrue();
+    executor.close(); // what is submitted now waits until the gate opens: all of it, not the first, is prepared
+    List<Transaction> waiting = new ArrayList<>();
+    List<CompletableFuture<CommitResult>> answers = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      Transaction txn = transactions.append(1);
+      waiting.add(txn);
+      answers.add(submit(txn, i % 2 == 0 ? "bob" : "carol", "trace-" + i));
+    }
+    executor.open();
+    // the group is prepared and its .txn staged on top of version 2 while version 2 is still being written
+    await().atMost(WAIT).until(() -> transactionFiles().stream().anyMatch(name -> name.startsWith("2-")));
+    assertThat(first).isNotDone();
+    v2.release();
+
+    assertThat(first.get(20, TimeUnit.SECONDS)).satisfies(r -> {
+      assertThat(r.version()).isEqualTo(2);
+      assertThat(r.groupSize()).isEqualTo(1);
+    });
+    for (int i = 0; i < 4; i++) {
+      CommitResult r = answers.get(i).get(20, TimeUnit.SECONDS);
+      assertThat(r.version()).isEqualTo(3);
+      assertThat(r.groupSize()).isEqualTo(4);
+      assertThat(r.transactionUuid()).isEqualTo(waiting.get(i).getUuid());
+      assertThat(r.readVersion()).isEqualTo(1);
+    }
+    TableOperations storage = storage();
+    assertThat(storage.versions().versions()).containsExactly(1L, 2L, 3L);
+    ManifestFile v3 = storage.readManifest(3, ManifestNaming.Scheme.V2).orElseThrow();
+    Transaction recorded = storage.transactionOf(v3);
+    assertThat(GroupMembers.of(recorded)).containsExactlyElementsOf(waiting.stream().map(Transaction::getUuid).toList());
+    assertThat(recorded.getReadVersion()).isEqualTo(2);
+    assertThat(recorded.getAppend().getFragmentsCount()).isEqualTo(4);
+    assertThat(v3.manifest().getFragmentsList()).extracting(DataFragment::getId).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+    // its .txn is there too, as Lance writers need it
+    assertThat(transactionFiles()).contains(TransactionFiles.fileName(recorded));
+
+    events.await(1L, 2L, 3L);
+    CommitEvent grouped = events.at(3);
+    assertThat(grouped.transactionUuid()).isEqualTo(recorded.getUuid());
+    assertThat(grouped.groupSize()).isEqualTo(4);
+    assertThat(grouped.actor()).isEqualTo("bob, carol");
+    assertThat(grouped.members()).extracting(CommitEvent.Member::transactionUuid)
+        .containsExactlyElementsOf(waiting.stream().map(Transaction::getUuid).toList());
+    assertThat(grouped.members()).extracting(CommitEvent.Member::traceId)
+        .containsExactly("trace-0", "trace-1", "trace-2", "trace-3");
+    assertThat(grouped.rowsAdded()).isEqualTo(40);
+    assertThat(events.at(2).members()).singleElement().satisfies(m -> assertThat(m.actor()).isEqualTo("alice"));
+  }
+
+  @Test
+  void aMemberThatConflictsOrIsInvalidIsAnsweredAloneAndTheOthersShareTheVersion() throws Exception {
+    commit(transactions.create());
+    commit(transactions.create().toBuilder().setReadVersion(1).build()); // version 2 overwrites the table
+    Hold v3 = holdManifest(3);
+    CompletableFuture<CommitResult> first = submit(transactions.append(2), "a", null);
+    assertThat(v3.awaitHeld(WAIT)).isTrue();
+    executor.close();
+    CompletableFuture<CommitResult> b = submit(transactions.append(2), "b", null);
+    CompletableFuture<CommitResult> stale = submit(transactions.append(1), "c", null); // Append x Overwrite: X
+    CompletableFuture<CommitResult> garbage = service.commit(ref, new CommitRequest(new byte[] {9, 9, 9}, Optional.empty(),
+        true, "d"));
+    CompletableFuture<CommitResult> ahead = submit(transactions.append(9), "e", null);
+    CompletableFuture<CommitResult> d = submit(transactions.append(2), "f", null);
+    executor.open();
+    v3.release();
+
+    assertThat(first.get(20, TimeUnit.SECONDS).version()).isEqualTo(3);
+    assertThat(b.get(20, TimeUnit.SECONDS)).satisfies(r -> assertThat(r.version()).isEqualTo(4));
+    assertThat(d.get(20, TimeUnit.SECONDS)).satisfies(r -> {
+      assertThat(r.version()).isEqualTo(4);
+      assertThat(r.groupSize()).isEqualTo(2);
+    });
+    assertThatThrownBy(stale::join).cause().isInstanceOf(CommitConflictException.class)
+        .satisfies(e -> assertThat(((CommitConflictException) e).retryable()).isFalse());
+    assertThatThrownBy(garbage::join).cause().isInstanceOf(InvalidTransactionException.class);
+    assertThatThrownBy(ahead::join).cause().isInstanceOf(InvalidTransactionException.class)
+        .hasMessageContaining("ahead");
+    assertThat(storage().versions().versions()).containsExactly(1L, 2L, 3L, 4L);
+    assertThat(storage().readManifest(4, ManifestNaming.Scheme.V2).orElseThrow().manifest().getFragmentsCount())
+        .isEqualTo(4);
+  }
+
+  @Test
+  void aVersionTakenUnderTheWriteIsRebuiltWithWhatWasPreparedOnTopOfIt() throws Exception {
+    commit(transactions.create());
+    Hold v2 = holdManifest(2);
+    Transaction a1 = transactions.append(1);
+    CompletableFuture<CommitResult> first = submit(a1, "a", null);
+    assertThat(v2.awaitHeld(WAIT)).isTrue();
+    executor.close(); // what is submitted now waits until the gate opens: all of it, not the first, is prepared
+    Transaction a2 = transactions.append(1);
+    Transaction a3 = transactions.append(1);
+    CompletableFuture<CommitResult> second = submit(a2, "a", null);
+    CompletableFuture<CommitResult> third = submit(a3, "a", null);
+    executor.open();
+    await().atMost(WAIT).until(() -> transactionFiles().stream().anyMatch(name -> name.startsWith("2-")));
+    // another writer takes version 2 while ours is in flight
+    Transaction rogue = writeAroundTheLane(2);
+    v2.release();
+
+    for (CompletableFuture<CommitResult> answer : List.of(first, second, third)) {
+      assertThat(answer.get(20, TimeUnit.SECONDS)).satisfies(r -> {
+        assertThat(r.version()).isEqualTo(3);
+        assertThat(r.groupSize()).isEqualTo(3);
+      });
+    }
+    TableOperations storage = storage();
+    assertThat(storage.versions().versions()).containsExactly(1L, 2L, 3L);
+    assertThat(storage.transactionOf(storage.readManifest(2, ManifestNaming.Scheme.V2).orElseThrow()).getUuid())
+        .isEqualTo(rogue.getUuid());
+    Transaction v3 = storage.transactionOf(storage.readManifest(3, ManifestNaming.Scheme.V2).orElseThrow());
+    assertThat(GroupMembers.of(v3)).containsExactly(a1.getUuid(), a2.getUuid(), a3.getUuid());
+    assertThat(storage.readManifest(3, ManifestNaming.Scheme.V2).orElseThrow().manifest().getFragmentsCount())
+        .isEqualTo(5);
+  }
+
+  @Test
+  void aWriteInDoubtIsAnsweredUnknownAndWhatWasPreparedOnItIsRebuiltOnWhatIsThere() throws Exception {
+    commit(transactions.create());
+    Hold v2 = holdManifest(2);
+    Transaction a1 = transactions.append(1);
+    CompletableFuture<CommitResult> first = submit(a1, "a", null);
+    assertThat(v2.awaitHeld(WAIT)).isTrue();
+    executor.close(); // what is submitted now waits until the gate opens: all of it, not the first, is prepared
+    CompletableFuture<CommitResult> second = submit(transactions.append(1), "a", null);
+    CompletableFuture<CommitResult> third = submit(transactions.append(1), "a", null);
+    executor.open();
+    await().atMost(WAIT).until(() -> transactionFiles().stream().anyMatch(name -> name.startsWith("2-")));
+    // version 2's write never lands, and nothing can tell: every create attempt and read-back fails
+    Predicate<String> v2Key = manifestKey(2)::equals;
+    store.failNext(Call.PUT_IF_ABSENT, 3, When.BEFORE, v2Key, FaultInjectingObjectStore.outcomeUnknown());
+    store.failNext(Call.GET, 3, When.BEFORE, v2Key, FaultInjectingObjectStore.unavailable());
+    v2.release();
+
+    assertThatThrownBy(() -> first.get(20, TimeUnit.SECONDS)).cause()
+        .isInstanceOf(CommitStateUnknownException.class);
+    for (CompletableFuture<CommitResult> answer : List.of(second, third)) {
+      assertThat(answer.get(20, TimeUnit.SECONDS)).satisfies(r -> {
+        assertThat(r.version()).isEqualTo(2);
+        assertThat(r.groupSize()).isEqualTo(2);
+      });
+    }
+    // resubmitting the transaction in doubt settles it: it never landed, so it lands now
+    assertThat(commit(a1).version()).isEqualTo(3);
+    assertThat(commit(a1).version()).as("and only once").isEqualTo(3);
+    assertThat(storage().versions().versions()).containsExactly(1L, 2L, 3L);
+  }
+
+  @Test
+  void aResubmissionOfACommitInFlightGetsItsAnswerAndIsNeverAppliedTwice() throws Exception {
+    commit(transactions.create());
+    Hold v2 = holdManifest(2);
+    Transaction a1 = transactions.append(1);
+    CompletableFuture<CommitResult> first = submit(a1, "a", null);
+    assertThat(v2.awaitHeld(WAIT)).isTrue();
+    executor.close();
+    CompletableFuture<CommitResult> again = submit(a1, "a", null);
+    CompletableFuture<CommitResult> andAgain = submit(a1, "a", null);
+    executor.open();
+    Thread.sleep(300); // give the lane time to (wrongly) prepare them on top of the write in flight
+    assertThat(again).as("no answer before the commit it repeats has one").isNotDone();
+    // the write in flight does not land (another writer takes version 2): the answer is where a1 lands in the end
+    writeAroundTheLane(2);
+    v2.release();
+
+    CommitResult answer = first.get(20, TimeUnit.SECONDS);
+    assertThat(answer.version()).isEqualTo(3);
+    assertThat(again.get(20, TimeUnit.SECONDS)).isEqualTo(answer);
+    assertThat(andAgain.get(20, TimeUnit.SECONDS)).isEqualTo(answer);
+    assertThat(storage().versions().versions()).containsExactly(1L, 2L, 3L);
+    assertThat(transactionFiles()).filteredOn(name -> name.contains(a1.getUuid())).hasSize(1);
+  }
+
+  @Test
+  void aResubmittedMemberOfALandedGroupGetsTheSharedVersionAlsoAfterARestart() throws Exception {
+    commit(transactions.create());
+    Hold v2 = holdManifest(2);
+    CompletableFuture<CommitResult> first = submit(transactions.append(1), "a", null);
+    assertThat(v2.awaitHeld(WAIT)).isTrue();
+    executor.close(); // what is submitted now waits until the gate opens: all of it, not the first, is prepared
+    List<Transaction> members = List.of(transactions.append(1), transactions.append(1), transactions.append(1));
+    List<CompletableFuture<CommitResult>> answers = members.stream().map(t -> submit(t, "a", null)).toList();
+    executor.open();
+    v2.release();
+    first.get(20, TimeUnit.SECONDS);
+    CommitResult shared = answers.get(1).get(20, TimeUnit.SECONDS);
+    assertThat(shared.groupSize()).isEqualTo(3);
+    commit(transactions.append(3));
+
+    LaneCommitService restarted = newService(settings());
+    int writesBefore = store.calls(Call.PUT_IF_ABSENT);
+    CommitResult again = restarted.commit(ref, request(members.get(1), "a", null)).get(20, TimeUnit.SECONDS);
+    assertThat(again).isEqualTo(shared);
+    assertThat(store.calls(Call.PUT_IF_ABSENT)).as("no version or .txn written").isEqualTo(writesBefore);
+    assertThat(storage().versions().versions()).containsExactly(1L, 2L, 3L, 4L);
+  }
+
+  @Test
+  void withGroupingOffEachWaitingCommitGetsAVersionOfItsOwn() throws Exception {
+    service = newService(settings().withGroupLimits(1, Long.MAX_VALUE));
+    commit(transactions.create());
+    Hold v2 = holdManifest(2);
+    CompletableFuture<CommitResult> first = submit(transactions.append(1), "a", null);
+    assertThat(v2.awaitHeld(WAIT)).isTrue();
+    executor.close(); // what is submitted now waits until the gate opens: all of it, not the first, is prepared
+    List<CompletableFuture<CommitResult>> answers = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      answers.add(submit(transactions.append(1), "a", null));
+    }
+    executor.open();
+    v2.release();
+    assertThat(first.get(20, TimeUnit.SECONDS).version()).isEqualTo(2);
+    assertThat(answers.stream().map(CompletableFuture::join).map(CommitResult::version).toList())
+        .containsExactly(3L, 4L, 5L);
+    assertThat(answers.stream().map(CompletableFuture::join)).allSatisfy(r -> assertThat(r.groupSize()).isEqualTo(1));
+  }
+
+  @Test
+  void aTransactionThatMustCommitAloneEndsTheGroupAndKeepsItsOrder() throws Exception {
+    commit(transactions.create());
+    Hold v2 = holdManifest(2);
+    CompletableFuture<CommitResult> first = submit(transactions.append(1), "a", null);
+    assertThat(v2.awaitHeld(WAIT)).isTrue();
+    executor.close(); // what is submitted now waits until the gate opens: all of it, not the first, is prepared
+    CompletableFuture<CommitResult> b = submit(transactions.append(1), "a", null);
+    CompletableFuture<CommitResult> exact = service.commit(ref, new CommitRequest(transactions.append(2).toByteArray(),
+        Optional.empty(), false, "a")); // rebase=false: committed exactly on version 2, alone
+    CompletableFuture<CommitResult> c = submit(transactions.append(1), "a", null);
+    CompletableFuture<CommitResult> d = submit(transactions.append(1), "a", null);
+    executor.open();
+    v2.release();
+    assertThat(first.get(20, TimeUnit.SECONDS).version()).isEqualTo(2);
+    assertThat(b.get(20, TimeUnit.SECONDS)).satisfies(r -> assertThat(r.version()).isEqualTo(3));
+    // the exact one was built on version 2 but 3 landed before it: retryable, as it would be alone
+    assertThatThrownBy(exact::join).cause().isInstanceOf(CommitConflictException.class);
+    assertThat(c.get(20, TimeUnit.SECONDS).version()).isEqualTo(4);
+    assertThat(d.get(20, TimeUnit.SECONDS)).satisfies(r -> {
+      assertThat(r.version()).isEqualTo(4);
+      assertThat(r.groupSize()).isEqualTo(2);
+    });
+  }
+
+  @Test
+  void upsertsOfDisjointRowsOfOneFragmentShareAVersionAndKeepEveryDeletion() throws Exception {
+    commit(transactions.create()); // fragment 0, 10 rows
+    Hold v2 = holdManifest(2);
+    CompletableFuture<CommitResult> first = submitUpsert(upsert(1, 0), "a");
+    assertThat(v2.awaitHeld(WAIT)).isTrue();
+    executor.close(); // what is submitted now waits until the gate opens: all of it, not the first, is prepared
+    List<CompletableFuture<CommitResult>> answers = new ArrayList<>();
+    for (int row = 1; row <= 4; row++) {
+      answers.add(submitUpsert(upsert(1, row), "w" + row));
+    }
+    CompletableFuture<CommitResult> sameRow = submitUpsert(upsert(1, 3), "late");
+    executor.open();
+    v2.release();
+
+    assertThat(first.get(20, TimeUnit.SECONDS).version()).isEqualTo(2);
+    for (CompletableFuture<CommitResult> answer : answers) {
+      assertThat(answer.get(20, TimeUnit.SECONDS)).satisfies(r -> {
+        assertThat(r.version()).isEqualTo(3);
+        assertThat(r.groupSize()).isEqualTo(4);
+        assertThat(r.operation()).isEqualTo("Update");
+      });
+    }
+    assertThatThrownBy(sameRow::join).cause().isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("both modified rows");
+
+    TableOperations storage = storage();
+    TableState v3 = storage.readManifest(3, ManifestNaming.Scheme.V2).orElseThrow().tableState();
+    DataFragment original = v3.manifest().getFragmentsList().stream().filter(f -> f.getId() == 0).findFirst()
+        .orElseThrow();
+    byte[] deletions = storage.readDeletionFile(DeletionVectors.relativePath(0, original.getDeletionFile()))
+        .orElseThrow();
+    assertThat(DeletionVectors.read(original, deletions).toArray()).containsExactly(0, 1, 2, 3, 4);
+    assertThat(v3.manifest().getFragmentsList()).hasSize(6); // the original and one moved row per upsert
+  }
+
+  // ------------------------------------------------------------------------------------------------ helpers
+
+  private record Upsert(Transaction txn, byte[] affectedRows) {}
+
+  /** An Update moving row {@code offset} of fragment 0 to a new fragment, built at {@code readVersion}. */
+  private Upsert upsert(long readVersion, int offset) {
+    TableState at = storage().readManifest(readVersion, ManifestNaming.Scheme.V2).orElseThrow().tableState();
+    DataFragment fragment = at.manifest().getFragments(0);
+    RoaringBitmap rows = fragment.hasDeletionFile()
+        ? DeletionVectors.read(fragment, storage().readDeletionFile(
+            DeletionVectors.relativePath(0, fragment.getDeletionFile())).orElseThrow())
+        : new RoaringBitmap();
+    rows.add(offset);
+    NewDeletionFile file = DeletionVectors.encode(0, readVersion, 1000 + offset + 100L * readVersion,
+        DeletionFileType.BITMAP, rows);
+    store.delegate().put(table.key(file.relativePath()), file.bytes());
+    DataFragment moved = transactions.fragment().toBuilder().setPhysicalRows(1).build();
+    Transaction txn = Transaction.newBuilder().setReadVersion(readVersion).setUuid(UUID.randomUUID().toString())
+        .setUpdate(Transaction.Update.newBuilder()
+            .addUpdatedFragments(fragment.toBuilder().setDeletionFile(file.meta()))
+            .addNewFragments(moved)
+            .addFieldsModified(0)
+            .setUpdateMode(Transaction.UpdateMode.REWRITE_ROWS))
+        .build();
+    Roaring64NavigableMap affected = new Roaring64NavigableMap();
+    affected.addLong(offset);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      affected.serializePortable(out);
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+    return new Upsert(txn, bytes.toByteArray());
+  }
+
+  private CompletableFuture<CommitResult> submitUpsert(Upsert upsert, String actor) {
+    return service.commit(ref, new CommitRequest(upsert.txn().toByteArray(), Optional.of(upsert.affectedRows()),
+        true, actor));
+  }
+
+  private CompletableFuture<CommitResult> submit(Transaction txn, String actor, String traceId) {
+    return service.commit(ref, request(txn, actor, traceId));
+  }
+
+  private static CommitRequest request(Transaction txn, String actor, String traceId) {
+    return new CommitRequest(txn.toByteArray(), Optional.empty(), true, actor).withTraceId(traceId);
+  }
+
+  private CommitResult commit(Transaction txn) {
+    try {
+      return service.commit(ref, request(txn, "tester", null)).get(30, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new CompletionException(e.getCause());
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** A writer bypassing the coordinator appends version {@code version} directly on the store. */
+  private Transaction writeAroundTheLane(long version) {
+    Transaction rogue = transactions.append(version - 1);
+    TableState before = storage().readManifest(version - 1, ManifestNaming.Scheme.V2).orElseThrow().tableState();
+    TableState theirs = ManifestBuilder.build(before, rogue,
+        CommitContext.of(version, Instant.now(), TransactionFiles.fileName(rogue), WriterVersions.coordinator()));
+    store.delegate().putIfAbsent(manifestKey(version),
+        new ManifestFile(theirs.manifest(), theirs.indices(), Optional.of(rogue)).encode());
+    return rogue;
+  }
+
+  private TableOperations storage() {
+    return TableOperations.of(new StorageLocation(store.delegate(), TABLE_KEY));
+  }
+
+  private List<String> transactionFiles() {
+    String dir = table.key("_transactions");
+    return store.delegate().list(dir).stream().map(ObjectInfo::key).map(k -> k.substring(dir.length() + 1)).toList();
+  }
+
+  /** Keeps the first event of each version. */
+  private static final class Events implements CommitEventSink {
+    private final List<CommitEvent> events = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public void accept(CommitEvent event) {
+      synchronized (events) {
+        if (events.stream().noneMatch(e -> e.id().equals(event.id()))) {
+          events.add(event);
+        }
+      }
+    }
+
+    CommitEvent at(long version) {
+      synchronized (events) {
+        return events.stream().filter(e -> e.version() == version).findFirst().orElseThrow();
+      }
+    }
+
+    void await(Long... versions) {
+      org.awaitility.Awaitility.await().atMost(WAIT).until(() -> {
+        synchronized (events) {
+          return events.stream().map(CommitEvent::version).toList().equals(List.of(versions));
+        }
+      });
+    }
+  }
+
+  /** An executor that can be closed: tasks submitted meanwhile wait until it opens (running ones go on). */
+  private static final class GatedExecutor implements java.util.concurrent.Executor {
+    private final java.util.concurrent.Executor delegate;
+    private final List<Runnable> waiting = new ArrayList<>();
+    private boolean closed;
+
+    GatedExecutor(java.util.concurrent.Executor delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public synchronized void execute(Runnable task) {
+      if (closed) {
+        waiting.add(task);
+      } else {
+        delegate.execute(task);
+      }
+    }
+
+    synchronized void close() {
+      closed = true;
+    }
+
+    synchronized void open() {
+      closed = false;
+      waiting.forEach(delegate::execute);
+      waiting.clear();
+    }
+  }
+
+  private static final class TransactionFiles {
+    static String fileName(Transaction txn) {
+      return dev.lancecommit.format.TransactionFiles.fileName(txn);
+    }
+  }
+}
