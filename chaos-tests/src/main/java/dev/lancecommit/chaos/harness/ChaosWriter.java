@@ -73,7 +73,7 @@ final class ChaosWriter implements Runnable {
         ledger.unresolved(current);
         return;
       }
-      CommitOutcome outcome = client.commit(current.table().id(), current.transaction());
+      CommitOutcome outcome = client.commit(current.table().id(), current.transaction(), current.affectedRows());
       switch (outcome.kind()) {
         case COMMITTED -> {
           ledger.acknowledged(current, outcome.version());

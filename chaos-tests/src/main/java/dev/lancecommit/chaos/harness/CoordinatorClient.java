@@ -49,7 +49,18 @@ public final class CoordinatorClient {
   }
 
   public CommitOutcome commit(List<String> tableId, Transaction txn) {
-    Answer answer = post("/v1/table/" + joined(tableId) + "/commit", txn.toByteArray(), "application/x-protobuf");
+    return commit(tableId, txn, null);
+  }
+
+  /** CommitTable; with {@code affectedRows} (a Delete's or Update's row addresses) as JSON, else raw protobuf. */
+  public CommitOutcome commit(List<String> tableId, Transaction txn, byte[] affectedRows) {
+    String path = "/v1/table/" + joined(tableId) + "/commit";
+    Answer answer = affectedRows == null
+        ? post(path, txn.toByteArray(), "application/x-protobuf")
+        : postJson(path, JSON.createObjectNode()
+            .put("transaction", java.util.Base64.getEncoder().encodeToString(txn.toByteArray()))
+            .put("affected_rows", java.util.Base64.getEncoder().encodeToString(affectedRows))
+            .toString());
     int status = answer.status();
     if (status < 0) {
       return CommitOutcome.noAnswer(answer.raw());

@@ -71,6 +71,10 @@ final class EventVerifier {
         } else if (!java.util.Objects.equals(event.transactionUuid(), h.uuidAt(v))) {
           problems.add(h.table().key() + " v" + v + " event names transaction " + event.transactionUuid()
               + ", the version holds " + h.uuidAt(v));
+        } else if (!event.members().isEmpty() && !event.members().stream().map(CommitEvent.Member::transactionUuid)
+            .toList().equals(h.membersAt(v))) {
+          problems.add(h.table().key() + " v" + v + " event lists members " + event.members().stream()
+              .map(CommitEvent.Member::transactionUuid).toList() + ", the version holds " + h.membersAt(v));
         }
       }
       for (long v : byVersion.keySet()) {

@@ -20,7 +20,9 @@ import org.lance.ipc.ScanOptions;
  * The after-run checks of the tables themselves, against the harness's {@link Ledger}: contiguous versions, every
  * acknowledged transaction exactly once at its acknowledged version, no definitely-failed transaction landed, no
  * version the writers did not send, every version readable by stock Lance, and each version's rows equal to the
- * model (the ledger's row effects replayed in version order; at the end, the acknowledged ones only).
+ * model (the ledger's row effects replayed in version order; at the end, the acknowledged ones only). A version may
+ * be a group commit of several writers' transactions: each check counts its members, and every acknowledged member
+ * of a group must have been answered with the group's version.
  */
 final class HistoryVerifier {
   private static final int MAX_EXAMPLES = 5;
@@ -40,6 +42,7 @@ final class HistoryVerifier {
     results.add(acknowledgedOnce(landed));
     results.add(failedNeverLanded(landed));
     results.add(onlySentTransactions());
+    results.add(groupMembersShareTheirVersion());
     results.addAll(rowsAndReadability());
     results.add(indexedLookups());
     return results;
@@ -62,14 +65,48 @@ final class HistoryVerifier {
     return CheckResult.of("versions contiguous per table", ok, String.join("; ", parts));
   }
 
-  /** Per table key + uuid, the versions carrying that transaction. */
+  /** Per table key + uuid, the versions carrying that transaction (alone or as a member of a group). */
   private Map<String, List<Long>> landedVersions() {
     Map<String, List<Long>> landed = new HashMap<>();
     for (TableHistory h : histories) {
-      h.transactions().forEach((version, txn) ->
-          landed.computeIfAbsent(h.table().key() + "/" + txn.getUuid(), k -> new ArrayList<>()).add(version));
+      for (long version : h.transactions().keySet()) {
+        for (String uuid : h.membersAt(version)) {
+          landed.computeIfAbsent(h.table().key() + "/" + uuid, k -> new ArrayList<>()).add(version);
+        }
+      }
     }
     return landed;
+  }
+
+  /**
+   * Group commits: every member was sent to the table, and every member answered 200 was answered with the version
+   * it shares (a member told 409 is caught by {@link #failedNeverLanded}).
+   */
+  private CheckResult groupMembersShareTheirVersion() {
+    int groups = 0;
+    int members = 0;
+    int largest = 0;
+    List<String> problems = new ArrayList<>();
+    for (TableHistory h : histories) {
+      for (long version : h.transactions().keySet()) {
+        List<String> uuids = h.membersAt(version);
+        if (uuids.size() < 2) {
+          continue;
+        }
+        groups++;
+        members += uuids.size();
+        largest = Math.max(largest, uuids.size());
+        for (String uuid : uuids) {
+          Ledger.Entry entry = ledger.entry(uuid);
+          if (entry != null && entry.status() == Ledger.Status.ACKNOWLEDGED && entry.version() != version) {
+            problems.add(h.table().key() + " v" + version + " (group of " + uuids.size() + ") holds " + uuid
+                + ", which was answered v" + entry.version());
+          }
+        }
+      }
+    }
+    return CheckResult.of("every member of a group commit answered with the group's version", problems.isEmpty(),
+        groups + " group commits of " + members + " transactions (largest " + largest + ")" + examples(problems));
   }
 
   private CheckResult acknowledgedOnce(Map<String, List<Long>> landed) {
@@ -119,12 +156,14 @@ final class HistoryVerifier {
     List<String> problems = new ArrayList<>();
     int versions = 0;
     for (TableHistory h : histories) {
-      for (Map.Entry<Long, Transaction> e : h.transactions().entrySet()) {
+      for (long version : h.transactions().keySet()) {
         versions++;
-        Ledger.Entry sent = ledger.entry(e.getValue().getUuid());
-        if (sent == null || sent.commit().table() != h.table()) {
-          problems.add(h.table().key() + " v" + e.getKey() + " carries transaction " + e.getValue().getUuid()
-              + " that no writer sent to this table");
+        for (String uuid : h.membersAt(version)) {
+          Ledger.Entry sent = ledger.entry(uuid);
+          if (sent == null || sent.commit().table() != h.table()) {
+            problems.add(h.table().key() + " v" + version + " carries transaction " + uuid
+                + " that no writer sent to this table");
+          }
         }
       }
     }
@@ -151,12 +190,18 @@ final class HistoryVerifier {
       boolean modelKnown = true;
       Map<Long, String> latestRows = null;
       for (long version : h.versions()) {
-        String uuid = h.uuidAt(version);
-        Ledger.Entry entry = uuid == null ? null : ledger.entry(uuid);
-        if (entry == null) {
+        List<String> uuids = h.membersAt(version);
+        Ledger.Entry entry = null;
+        if (uuids.isEmpty()) {
           modelKnown = false;
-        } else {
-          entry.commit().effect().applyTo(model);
+        }
+        for (String uuid : uuids) {
+          entry = ledger.entry(uuid);
+          if (entry == null) {
+            modelKnown = false;
+          } else {
+            entry.commit().effect().applyTo(model); // a group's members commute: their effects in member order
+          }
         }
         Map<Long, String> rows;
         try {

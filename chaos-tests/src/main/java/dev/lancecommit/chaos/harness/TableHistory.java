@@ -5,6 +5,7 @@ import dev.lancecommit.coordinator.table.TableVersions;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.rules.group.GroupMembers;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -14,6 +15,7 @@ import java.util.Map;
 /**
  * A table's history as stored, read with the project's codec and not through the coordinator: every version under
  * {@code _versions/} and the transaction (uuid and operation) that produced it, inline or from its {@code .txn} file.
+ * A version may be a group commit: its transaction then names the writers' transactions it commits (its members).
  *
  * @param versions every version listed, ascending
  * @param transactions version to its transaction, for the versions that could be read
@@ -54,5 +56,15 @@ record TableHistory(ChaosTable table, List<Long> versions, Map<Long, Transaction
   String uuidAt(long version) {
     Transaction txn = transactions.get(version);
     return txn == null ? null : txn.getUuid();
+  }
+
+  /** The writers' transactions a version commits: the members of a group, or its own transaction; empty if unread. */
+  List<String> membersAt(long version) {
+    Transaction txn = transactions.get(version);
+    if (txn == null) {
+      return List.of();
+    }
+    List<String> members = GroupMembers.of(txn);
+    return members.isEmpty() ? List.of(txn.getUuid()) : members;
   }
 }

@@ -138,10 +138,11 @@ public final class TransactionPlanner {
       FragmentMetadata withDeletions = fragment.deleteRows(offsets);
       List<DataFragment> updated = withDeletions == null ? List.of() : List.of(LanceProtos.fragment(withDeletions));
       List<Long> removed = withDeletions == null ? List.of((long) fragment.getId()) : List.of();
+      byte[] affected = affectedRows(fragment.getId(), offsets);
       if (!update) {
         String predicate = "id IN (" + String.join(", ", ids.stream().sorted().map(String::valueOf).toList()) + ")";
         Transaction txn = TransactionFactory.delete(readVersion, updated, removed, predicate);
-        return new PlannedCommit(table, OperationType.DELETE, txn, new RowEffect(Map.of(), ids));
+        return new PlannedCommit(table, OperationType.DELETE, txn, new RowEffect(Map.of(), ids), affected);
       }
       Map<Long, String> newValues = new HashMap<>();
       String tag = Integer.toHexString(random.nextInt(1 << 24));
@@ -156,8 +157,21 @@ public final class TransactionPlanner {
               .addAllNewFragments(LanceProtos.fragments(rewritten))
               .setUpdateMode(Transaction.UpdateMode.REWRITE_ROWS))
           .build();
-      return new PlannedCommit(table, OperationType.UPDATE, txn, new RowEffect(newValues, Set.of()));
+      return new PlannedCommit(table, OperationType.UPDATE, txn, new RowEffect(newValues, Set.of()), affected);
     }
+  }
+
+  /** The row addresses ({@code fragment << 32 | offset}) of the rows a Delete or Update took out of a fragment. */
+  private static byte[] affectedRows(long fragmentId, List<Integer> offsets) {
+    org.roaringbitmap.longlong.Roaring64NavigableMap rows = new org.roaringbitmap.longlong.Roaring64NavigableMap();
+    offsets.forEach(offset -> rows.addLong(fragmentId << 32 | Integer.toUnsignedLong(offset)));
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+      rows.serializePortable(out);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
   }
 
   /** Compacts what Lance's planner picks (at most two tasks), materializing deletions. */

@@ -97,6 +97,36 @@ class ServerBehaviourTest extends RestServerFixture {
   }
 
   @Test
+  void severalEventLoopsShareOnePortAndEachServesConnections() throws Exception {
+    RestServer wide = new RestServer(vertx, catalog, commits, RestServerOptions.builder().eventLoops(3).build());
+    java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    wide.router().get("/test/thread").handler(ctx -> {
+      threads.add(Thread.currentThread().getName());
+      ctx.response().end(Thread.currentThread().getName());
+    });
+    int widePort = wide.start("127.0.0.1", 0).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    int original = port;
+    try {
+      port = widePort;
+      assertThat(widePort).isPositive();
+      for (int i = 0; i < 12; i++) {
+        // a new client per request: a new connection, which Vert.x hands to the next server in turn
+        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpResponse<String> response = client.send(java.net.http.HttpRequest.newBuilder(
+            java.net.URI.create("http://127.0.0.1:" + widePort + "/test/thread")).GET().build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+      }
+      assertThat(threads).as("event loops that served requests").hasSizeGreaterThanOrEqualTo(2)
+          .allMatch(name -> name.startsWith("vert.x-eventloop-thread-"));
+      assertThat(post("/v1/namespace/wide/create", "{}").status()).isEqualTo(200);
+    } finally {
+      port = original;
+      wide.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void aGivenBlockingExecutorRunsTheStorageCalls() throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(2, r -> new Thread(r, "catalog-pool"));
     RestServer pooled = new RestServer(vertx, catalog, commits,

@@ -70,7 +70,8 @@ class PublicationWithoutKafkaTest {
       }
       assertThat(publication.ready()).isFalse();
       assertThat(publication.progress()).isEmpty();
-      assertThat(publication.outbox().backlog()).as("every event waits for the progress").isEqualTo(6);
+      // events are handed over after the answers: every one waits for the progress
+      await().atMost(WAIT).until(() -> publication.outbox().backlog() == 6);
       assertThat(publication.outbox().failedAttempts()).as("nothing was sent before the progress is known")
           .isZero();
 
