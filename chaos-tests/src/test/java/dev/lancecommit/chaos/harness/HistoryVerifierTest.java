@@ -3,7 +3,19 @@ package dev.lancecommit.chaos.harness;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancecommit.coordinator.storage.ObjectStores;
+import dev.lancecommit.coordinator.table.NextVersion;
+import dev.lancecommit.coordinator.table.TableOperations;
+import dev.lancecommit.coordinator.table.TableSnapshot;
+import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.TransactionFiles;
+import dev.lancecommit.format.WriterVersions;
 import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.rules.CommitContext;
+import dev.lancecommit.rules.ManifestBuilder;
+import dev.lancecommit.rules.group.GroupCommit;
+import dev.lancecommit.testing.lance.LanceProtos;
+import dev.lancecommit.testing.lance.TransactionFactory;
+import java.time.Instant;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -66,7 +78,7 @@ class HistoryVerifierTest {
     CheckResult lookups = results.get(results.size() - 1);
 
     assertThat(history.versions()).containsExactly(1L, 2L, 3L, 4L);
-    assertThat(results).hasSize(7).allSatisfy(r -> assertThat(r.passed()).as(r.name() + ": " + r.detail()).isTrue());
+    assertThat(results).hasSize(8).allSatisfy(r -> assertThat(r.passed()).as(r.name() + ": " + r.detail()).isTrue());
     assertThat(lookups.detail()).contains("10 lookups, 1 id_idx segment(s)");
   }
 
@@ -108,6 +120,67 @@ class HistoryVerifierTest {
     List<CheckResult> results = new HistoryVerifier(List.of(history), truthfulLedger(null, 4)).verify();
 
     assertThat(failed(results)).contains("every version is a transaction a writer sent");
+  }
+
+  /** Version 5: a group commit of two appends (rows 10 and 11), written as the coordinator writes one. */
+  private List<Transaction> commitGroup() {
+    List<Transaction> members = List.of(
+        TransactionFactory.append(4, LanceProtos.fragments(table.lance().writeRows(10, 1))),
+        TransactionFactory.append(4, LanceProtos.fragments(table.lance().writeRows(11, 1))));
+    Transaction merged = GroupCommit.merge(TransactionFactory.newUuid(), 4, members, Map.of());
+    TableOperations ops = table.storage();
+    TableSnapshot current = ops.current();
+    TableState next = ManifestBuilder.build(current.latest(), merged, CommitContext.of(5, Instant.now(),
+        TransactionFiles.fileName(merged), WriterVersions.coordinator()));
+    assertThat(ops.commit(current, NextVersion.of(5, current.scheme(), next, merged)))
+        .isInstanceOf(dev.lancecommit.coordinator.table.CommitOutcome.Landed.class);
+    history = TableHistory.read(table);
+    return members;
+  }
+
+  private Ledger ledgerWithGroup(List<Transaction> members, long secondAnsweredAs) {
+    Ledger ledger = truthfulLedger(null);
+    PlannedCommit first = new PlannedCommit(table, OperationType.APPEND, members.get(0),
+        new RowEffect(rows(10, 11), Set.of()));
+    PlannedCommit second = new PlannedCommit(table, OperationType.APPEND, members.get(1),
+        new RowEffect(rows(11, 12), Set.of()));
+    ledger.sent(first);
+    ledger.sent(second);
+    ledger.acknowledged(first, 5);
+    ledger.acknowledged(second, secondAnsweredAs);
+    return ledger;
+  }
+
+  @Test
+  void aGroupCommitPassesWhenEveryMemberLandedOnceAndWasAnsweredItsVersion() {
+    List<Transaction> members = commitGroup();
+    assertThat(history.membersAt(5)).containsExactly(members.get(0).getUuid(), members.get(1).getUuid());
+
+    List<CheckResult> results = new HistoryVerifier(List.of(history), ledgerWithGroup(members, 5)).verify();
+
+    assertThat(results).allSatisfy(r -> assertThat(r.passed()).as(r.name() + ": " + r.detail()).isTrue());
+    assertThat(results).filteredOn(r -> r.name().startsWith("every member of a group")).singleElement()
+        .satisfies(r -> assertThat(r.detail()).startsWith("1 group commits of 2 transactions (largest 2)"));
+    assertThat(results).filteredOn(r -> r.name().startsWith("rows equal")).singleElement()
+        .satisfies(r -> assertThat(r.detail()).contains("5/5 versions compared"));
+  }
+
+  @Test
+  void aGroupMemberAnsweredAnotherVersionFails() {
+    List<Transaction> members = commitGroup();
+    List<CheckResult> results = new HistoryVerifier(List.of(history), ledgerWithGroup(members, 6)).verify();
+    assertThat(failed(results)).containsExactly("every acknowledged commit present exactly once",
+        "every member of a group commit answered with the group's version");
+  }
+
+  @Test
+  void aGroupMemberToldItConflictedThatLandedFails() {
+    List<Transaction> members = commitGroup();
+    Ledger ledger = ledgerWithGroup(members, 5);
+    ledger.failed(ledger.entry(members.get(1).getUuid()).commit(),
+        new CommitOutcome(CommitOutcome.Kind.RETRYABLE_CONFLICT, -1, 409, 14, "conflict"));
+    assertThat(failed(new HistoryVerifier(List.of(history), ledger).verify()))
+        .contains("no commit reported failed landed");
   }
 
   private List<CheckResult> verify(Consumer<Ledger> lie) {

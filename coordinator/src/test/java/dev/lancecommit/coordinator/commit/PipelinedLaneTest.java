@@ -29,6 +29,7 @@ import dev.lancecommit.testing.FaultInjectingObjectStore;
 import dev.lancecommit.testing.FaultInjectingObjectStore.Call;
 import dev.lancecommit.testing.FaultInjectingObjectStore.Hold;
 import dev.lancecommit.testing.FaultInjectingObjectStore.When;
+import dev.lancecommit.testing.GatedExecutor;
 import dev.lancecommit.testing.HandMadeTransactions;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -497,36 +498,6 @@ class PipelinedLaneTest {
           return events.stream().map(CommitEvent::version).toList().equals(List.of(versions));
         }
       });
-    }
-  }
-
-  /** An executor that can be closed: tasks submitted meanwhile wait until it opens (running ones go on). */
-  private static final class GatedExecutor implements java.util.concurrent.Executor {
-    private final java.util.concurrent.Executor delegate;
-    private final List<Runnable> waiting = new ArrayList<>();
-    private boolean closed;
-
-    GatedExecutor(java.util.concurrent.Executor delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public synchronized void execute(Runnable task) {
-      if (closed) {
-        waiting.add(task);
-      } else {
-        delegate.execute(task);
-      }
-    }
-
-    synchronized void close() {
-      closed = true;
-    }
-
-    synchronized void open() {
-      closed = false;
-      waiting.forEach(delegate::execute);
-      waiting.clear();
     }
   }
 
