@@ -39,16 +39,20 @@ final class StorageVersions {
   /** The one version every data file of the fragments shares; null when there are no data files. */
   static String infer(Collection<DataFragment> fragments) {
     String found = null;
-    String foundPath = null;
+    DataFile first = null;
     for (DataFragment fragment : fragments) {
       for (DataFile file : fragment.getFilesList()) {
-        String version = ofFile(file);
-        if (found == null) {
-          found = version;
-          foundPath = file.getPath();
-        } else if (!found.equals(version)) {
-          throw new InvalidTransactionException("All data files must have the same version: " + foundPath
-              + " is " + found + " but " + file.getPath() + " is " + version);
+        if (first == null) {
+          first = file;
+          found = ofFile(file);
+        } else if (file.getFileMajorVersion() != first.getFileMajorVersion()
+            || file.getFileMinorVersion() != first.getFileMinorVersion()) {
+          // Runs over every data file on each commit: files are mapped to a version only when their numbers differ.
+          String version = ofFile(file);
+          if (!found.equals(version)) {
+            throw new InvalidTransactionException("All data files must have the same version: " + first.getPath()
+                + " is " + found + " but " + file.getPath() + " is " + version);
+          }
         }
       }
     }

@@ -93,7 +93,7 @@ public final class TransactionValidator {
     private final Transaction txn;
     private final OperationKind kind;
     private final TableState latest;
-    private final Map<Long, DataFragment> existing = new HashMap<>();
+    private final FragmentsById existing;
     private final Set<Integer> baseIds = new HashSet<>();
     private final boolean stableRowIds;
 
@@ -101,8 +101,8 @@ public final class TransactionValidator {
       this.txn = txn;
       this.kind = kind;
       this.latest = latest;
+      this.existing = latest == null ? FragmentsById.none() : FragmentsById.of(latest.manifest().getFragmentsList());
       if (latest != null) {
-        latest.manifest().getFragmentsList().forEach(f -> existing.put(f.getId(), f));
         latest.manifest().getBasePathsList().forEach(b -> baseIds.add(b.getId()));
       }
       this.stableRowIds = latest != null && FeatureFlags.usesStableRowIds(latest.manifest());
@@ -178,7 +178,7 @@ public final class TransactionValidator {
       Set<Integer> schemaIds = requireSchema(overwrite.getSchemaList(), "Overwrite");
       checkNewFragments(overwrite.getFragmentsList(), "Overwrite");
       // An Overwrite replaces every fragment: all its files are new.
-      checkFiles(overwrite.getFragmentsList(), schemaIds, Set.of(), Map.of());
+      checkFiles(overwrite.getFragmentsList(), schemaIds, Set.of(), FragmentsById.none());
       checkExplicitIds(overwrite.getFragmentsList(), false);
     }
 
@@ -253,7 +253,7 @@ public final class TransactionValidator {
             .setPhysicalRows(existing.get(group.getFragmentId()).getPhysicalRows()).addFiles(group.getNewFile()).build());
       }
       // The replacement files are new by definition, even when a path repeats.
-      checkFiles(asFragments, currentSchemaIds(), Set.of(), Map.of());
+      checkFiles(asFragments, currentSchemaIds(), Set.of(), FragmentsById.none());
     }
 
     /** Fragments the transaction adds to the table: they must carry known row counts and no foreign row ids. */
@@ -278,7 +278,7 @@ public final class TransactionValidator {
      * column indices than fields.
      */
     private void checkFiles(List<DataFragment> fragments, Set<Integer> schemaIds, Set<Integer> alsoAllowed,
-        Map<Long, DataFragment> previous) {
+        FragmentsById previous) {
       for (DataFragment fragment : fragments) {
         DataFragment before = previous.get(fragment.getId());
         // A fragment may keep naming fields it already stored (e.g. of dropped columns) in rewritten file entries.

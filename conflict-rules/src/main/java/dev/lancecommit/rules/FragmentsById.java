@@ -1,0 +1,79 @@
+package dev.lancecommit.rules;
+
+import dev.lancecommit.format.pb.DataFragment;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Fragments of a manifest looked up by id without copying them into a map: manifests keep their fragments sorted by
+ * id, so a lookup is a binary search. A list that is not sorted (which Lance never writes) falls back to a map. Checks
+ * run on every commit use this so that a lookup costs nothing per fragment the table has.
+ */
+final class FragmentsById {
+  private static final FragmentsById NONE = new FragmentsById(List.of());
+
+  private final List<DataFragment> fragments;
+  private Boolean sorted;
+  private Map<Long, DataFragment> byId;
+
+  private FragmentsById(List<DataFragment> fragments) {
+    this.fragments = fragments;
+  }
+
+  static FragmentsById of(List<DataFragment> fragments) {
+    return new FragmentsById(fragments);
+  }
+
+  static FragmentsById none() {
+    return NONE;
+  }
+
+  DataFragment get(long id) {
+    if (fragments.isEmpty()) {
+      return null;
+    }
+    if (sorted == null) {
+      sorted = isSorted();
+    }
+    if (!sorted) {
+      if (byId == null) {
+        byId = new HashMap<>();
+        fragments.forEach(f -> byId.putIfAbsent(f.getId(), f));
+      }
+      return byId.get(id);
+    }
+    int low = 0;
+    int high = fragments.size() - 1;
+    while (low <= high) {
+      int mid = (low + high) >>> 1;
+      long midId = fragments.get(mid).getId();
+      if (midId < id) {
+        low = mid + 1;
+      } else if (midId > id) {
+        high = mid - 1;
+      } else {
+        return fragments.get(mid);
+      }
+    }
+    return null;
+  }
+
+  DataFragment getOrDefault(long id, DataFragment fallback) {
+    DataFragment found = get(id);
+    return found != null ? found : fallback;
+  }
+
+  boolean containsKey(long id) {
+    return get(id) != null;
+  }
+
+  private boolean isSorted() {
+    for (int i = 1; i < fragments.size(); i++) {
+      if (fragments.get(i - 1).getId() >= fragments.get(i).getId()) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
