@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * 16 writer threads append to one table through CommitTable at the same time, each from the version it last saw,
- * retrying on 409/14 with a fresh read version. Nothing may be lost, forked or acknowledged twice.
+ * retrying on 409/14 with a fresh read version. Nothing may be lost, forked or acknowledged twice; appends that wait
+ * in the lane together share a version (group commit), and every member of a group is answered with it.
  */
 @ExtendWith(E2eServices.class)
 class ConcurrentWritersE2eTest {
@@ -35,7 +37,7 @@ class ConcurrentWritersE2eTest {
   private static final int MAX_ATTEMPTS = 50;
 
   /** One acknowledged commit. */
-  private record Ack(int writer, long version, String transactionUuid, List<Long> ids) {}
+  private record Ack(int writer, long version, String transactionUuid, List<Long> ids, int groupSize) {}
 
   @Test
   void sixteenWritersEveryCommitLandsOnceInOrder(E2eServices services) throws Exception {
@@ -57,7 +59,8 @@ class ConcurrentWritersE2eTest {
               long firstId = ((long) writer * COMMITS_PER_WRITER + k) * ROWS_PER_COMMIT;
               Transaction txn = table.appendTransaction(seen, firstId, ROWS_PER_COMMIT);
               CommitApi.Response r = commitWithRetries(table, txn, retries);
-              acks.add(new Ack(writer, r.version(), r.transactionUuid(), range(firstId, firstId + ROWS_PER_COMMIT)));
+              acks.add(new Ack(writer, r.version(), r.transactionUuid(), range(firstId, firstId + ROWS_PER_COMMIT),
+                  r.body().get("group_size").asInt()));
               seen = r.version();
             }
             return null;
@@ -73,35 +76,42 @@ class ConcurrentWritersE2eTest {
 
       System.out.printf("%d writers x %d appends: %d retries on 409/14%n", WRITERS, COMMITS_PER_WRITER, retries.get());
       int total = WRITERS * COMMITS_PER_WRITER;
-      long latest = 1 + total;
-      // Every commit acknowledged exactly once, versions 2..latest with no gap and no duplicate.
+      // Every commit acknowledged exactly once; the versions 2..latest have no gap, and each holds as many commits as
+      // its answers say (its group size).
       assertThat(acks).hasSize(total);
-      assertThat(acks).extracting(Ack::version).doesNotHaveDuplicates()
-          .containsExactlyInAnyOrderElementsOf(range(2, latest + 1));
-      assertThat(table.describedVersion()).isEqualTo(latest);
+      assertThat(acks).extracting(Ack::transactionUuid).doesNotHaveDuplicates();
+      Map<Long, List<Ack>> byVersion = new TreeMap<>(acks.stream().collect(Collectors.groupingBy(Ack::version)));
+      long latest = table.describedVersion();
+      assertThat(byVersion.keySet()).containsExactlyElementsOf(range(2, latest + 1));
+      byVersion.forEach((version, shared) -> assertThat(shared).as("answers for version %s", version)
+          .allSatisfy(a -> assertThat(a.groupSize()).isEqualTo(shared.size())));
       assertThat(table.lance().versions()).containsExactlyElementsOf(range(1, latest + 1));
+      System.out.printf("%d appends in %d versions%n", total, latest - 1);
 
       // No row lost: the last version holds every row; each version holds exactly the rows acknowledged up to it.
       List<Long> allIds = acks.stream().flatMap(a -> a.ids().stream()).collect(Collectors.toList());
       allIds.addAll(range(-ROWS_PER_COMMIT, 0));
       assertThat(table.lance().readIds(latest)).containsExactlyInAnyOrderElementsOf(allIds);
-      Map<Long, Ack> byVersion = new ConcurrentHashMap<>();
-      acks.forEach(a -> byVersion.put(a.version(), a));
       List<Long> expected = new ArrayList<>(range(-ROWS_PER_COMMIT, 0));
       for (long v = 2; v <= latest; v++) {
-        expected.addAll(byVersion.get(v).ids());
+        byVersion.get(v).forEach(a -> expected.addAll(a.ids()));
         assertThat(table.lance().readIds(v)).as("ids of version %s", v).containsExactlyInAnyOrderElementsOf(expected);
       }
 
-      // Exactly one event per version, in version order, carrying the acknowledged transaction.
+      // Exactly one event per version, in version order, listing the acknowledged transactions as its members.
       try (CommitEventReader reader = new CommitEventReader(service.kafkaBootstrap(), service.topic())) {
         List<CommitEvent> events = reader.readTable(table.id(), (int) latest, Duration.ofSeconds(60));
         assertThat(events).extracting(CommitEvent::version).containsExactlyElementsOf(range(1, latest + 1));
         assertThat(events.get(0).transactionUuid()).isEqualTo(created.transactionUuid());
         for (CommitEvent event : events.subList(1, events.size())) {
-          assertThat(event.transactionUuid()).isEqualTo(byVersion.get(event.version()).transactionUuid());
+          List<Ack> members = byVersion.get(event.version());
+          assertThat(event.members()).extracting(CommitEvent.Member::transactionUuid)
+              .containsExactlyInAnyOrderElementsOf(members.stream().map(Ack::transactionUuid).toList());
+          if (members.size() == 1) {
+            assertThat(event.transactionUuid()).isEqualTo(members.get(0).transactionUuid());
+          }
           assertThat(event.operation()).isEqualTo("Append");
-          assertThat(event.rowsAdded()).isEqualTo(ROWS_PER_COMMIT);
+          assertThat(event.rowsAdded()).isEqualTo((long) ROWS_PER_COMMIT * members.size());
         }
       }
     }

@@ -395,6 +395,34 @@ class PipelinedLaneTest {
     assertThat(v3.manifest().getFragmentsList()).hasSize(6); // the original and one moved row per upsert
   }
 
+  @Test
+  void aRebasedCommitResubmittedAfterItLandedTouchesNoFileOfIt() throws Exception {
+    commit(transactions.create());
+    Upsert first = upsert(1, 0);
+    Upsert rebased = upsert(1, 5);
+    assertThat(submitUpsert(first, "a").get(20, TimeUnit.SECONDS).version()).isEqualTo(2);
+    CommitResult landed = submitUpsert(rebased, "b").get(20, TimeUnit.SECONDS);
+    assertThat(landed.version()).isEqualTo(3);
+    // rebased onto version 2: its .txn is 2-{uuid}.txn, naming a deletion file the rebase wrote
+    List<String> txnFiles = transactionFiles().stream().filter(n -> n.contains(rebased.txn().getUuid())).toList();
+    assertThat(txnFiles).containsExactly("2-" + rebased.txn().getUuid() + ".txn");
+    java.util.Map<String, byte[]> before = new java.util.TreeMap<>();
+    for (ObjectInfo info : store.delegate().list(table.rootKey())) {
+      before.put(info.key(), store.delegate().get(info.key()).orElseThrow());
+    }
+    int writes = store.calls(Call.PUT_IF_ABSENT);
+
+    for (LaneCommitService lanes : List.of(service, newService(settings()))) { // this lane, and after a restart
+      assertThat(submitUpsertTo(lanes, rebased, "b").get(20, TimeUnit.SECONDS)).isEqualTo(landed);
+    }
+    assertThat(store.calls(Call.PUT_IF_ABSENT)).isEqualTo(writes);
+    for (ObjectInfo info : store.delegate().list(table.rootKey())) {
+      if (!info.key().endsWith("latest_version_hint.json")) {
+        assertThat(store.delegate().get(info.key()).orElseThrow()).as(info.key()).isEqualTo(before.get(info.key()));
+      }
+    }
+  }
+
   // ------------------------------------------------------------------------------------------------ helpers
 
   private record Upsert(Transaction txn, byte[] affectedRows) {}
@@ -431,7 +459,11 @@ class PipelinedLaneTest {
   }
 
   private CompletableFuture<CommitResult> submitUpsert(Upsert upsert, String actor) {
-    return service.commit(ref, new CommitRequest(upsert.txn().toByteArray(), Optional.of(upsert.affectedRows()),
+    return submitUpsertTo(service, upsert, actor);
+  }
+
+  private CompletableFuture<CommitResult> submitUpsertTo(LaneCommitService lanes, Upsert upsert, String actor) {
+    return lanes.commit(ref, new CommitRequest(upsert.txn().toByteArray(), Optional.of(upsert.affectedRows()),
         true, actor));
   }
 

@@ -207,6 +207,59 @@ class TableOperationsTest {
     assertThatThrownBy(mixed::scheme).isInstanceOf(CorruptManifestException.class);
   }
 
+  @Test
+  void stagingNeverOverwritesAFileOfAnotherTransactionAndKeepsOneOfItsOwn() throws Exception {
+    TableSnapshot base = landed(ops.current(), transactions.create());
+    Transaction append = transactions.append(1);
+    Path txnFile = root.resolve(TABLE_KEY).resolve(TransactionFiles.path(append));
+    // an earlier attempt of the same transaction left its .txn: staging again keeps it
+    ops.stage(base, next(base, append), Map.of());
+    byte[] first = Files.readAllBytes(txnFile);
+    StagedVersion staged = ops.stage(base, next(base, append), Map.of());
+    assertThat(Files.readAllBytes(txnFile)).isEqualTo(first);
+
+    // another transaction under the same uuid and read version is refused, and the file is left as it was
+    Transaction impostor = append.toBuilder().putTransactionProperties("who", "impostor").build();
+    assertThatThrownBy(() -> ops.stage(base, next(base, impostor), Map.of()))
+        .isInstanceOf(dev.lancecommit.rules.conflict.CommitConflictException.class)
+        .hasMessageContaining("uuid");
+    assertThat(Files.readAllBytes(txnFile)).isEqualTo(first);
+
+    // the same goes for the deletion files a rebase writes; a lost answer to the create is settled by comparing
+    Map<String, byte[]> deletions = Map.of("_deletions/0-1-7.bin", new byte[] {1, 2, 3});
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.AFTER, key -> key.contains("/_deletions/"),
+        FaultInjectingObjectStore.outcomeUnknown());
+    ops.stage(base, next(base, append), deletions);
+    assertThat(ops.readDeletionFile("_deletions/0-1-7.bin")).hasValueSatisfying(b ->
+        assertThat(b).containsExactly(1, 2, 3));
+    assertThatThrownBy(() -> ops.stage(base, next(base, append), Map.of("_deletions/0-1-7.bin", new byte[] {9})))
+        .isInstanceOf(dev.lancecommit.rules.conflict.CommitConflictException.class);
+    assertThat(ops.commit(staged)).isInstanceOf(CommitOutcome.Landed.class);
+  }
+
+  @Test
+  void aVersionIsStagedOnTopOfOneStillBeingWrittenAndCommittedOnceThatLands() {
+    TableSnapshot base = landed(ops.current(), transactions.create());
+    StagedVersion v2 = ops.stage(base, next(base, transactions.append(1)), Map.of());
+    TableSnapshot speculative = v2.after();
+    assertThat(speculative.latestVersion()).isEqualTo(2);
+    assertThat(ops.isCurrent(speculative)).as("not before version 2 lands").isFalse();
+    StagedVersion v3 = ops.stage(speculative, next(speculative, transactions.append(2)), Map.of());
+    assertThatThrownBy(() -> ops.commit(v3)).isInstanceOf(IllegalStateException.class);
+    // the speculative state knows version 2's transaction for the conflict check of version 3 already
+    assertThat(ops.committedSince(speculative, 1)).extracting(CommittedTransaction::version).containsExactly(2L);
+
+    assertThat(ops.commit(v2)).isInstanceOf(CommitOutcome.Landed.class);
+    assertThat(ops.isCurrent(speculative)).isTrue();
+    assertThat(ops.commit(v3)).isInstanceOf(CommitOutcome.Landed.class);
+    assertThat(ops.versions().versions()).containsExactly(1L, 2L, 3L);
+    assertThat(ops.current().latestVersion()).isEqualTo(3);
+  }
+
+  private TableSnapshot landed(TableSnapshot base, Transaction txn) {
+    return ((CommitOutcome.Landed) ops.commit(base, next(base, txn))).snapshot();
+  }
+
   private static NextVersion next(TableSnapshot base, Transaction txn) {
     long version = base.latestVersion() + 1;
     TableState state = ManifestBuilder.build(base.latest(), txn, CommitContext.of(version, Instant.now(),
