@@ -11,6 +11,7 @@ import dev.lancecommit.coordinator.table.CommitStateUnknownException;
 import dev.lancecommit.coordinator.table.TableOperations;
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.events.CommitEvent;
+import dev.lancecommit.events.TraceContext;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.TableState;
@@ -95,7 +96,41 @@ class PipelinedLaneTest {
 
   private LaneCommitService newService(CommitSettings settings) {
     return new LaneCommitService(location -> table, settings, events, executor, Clock.systemUTC(),
-        Duration.ofMinutes(10));
+        Duration.ofMinutes(10), TRACED);
+  }
+
+  /** Gives each commit a trace whose id is its transaction uuid without dashes (what the telemetry would carry). */
+  private static final CommitObserver TRACED = (table, request) -> new CommitObserver.Observation() {
+    private final TraceContext trace = traceOf(request);
+
+    @Override
+    public void phase(CommitPhase phase) { }
+
+    @Override
+    public void operation(dev.lancecommit.rules.OperationKind kind) { }
+
+    @Override
+    public void alreadyCommitted() { }
+
+    @Override
+    public TraceContext trace() {
+      return trace;
+    }
+
+    @Override
+    public void leftLane() { }
+
+    @Override
+    public void finished(CommitResult result, Throwable failure) { }
+  };
+
+  private static TraceContext traceOf(CommitRequest request) {
+    try {
+      String uuid = Transaction.parseFrom(request.transaction()).getUuid().replace("-", "");
+      return uuid.length() == 32 ? TraceContext.of("00-" + uuid + "-00f067aa0ba902b7-01", null) : null;
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      return null;
+    }
   }
 
   private static CommitSettings settings() {
@@ -115,7 +150,7 @@ class PipelinedLaneTest {
   void commitsWaitingBehindAWriteShareTheNextVersionWhichIsStagedBeforeThatWriteLands() throws Exception {
     commit(transactions.create());
     Hold v2 = holdManifest(2);
-    CompletableFuture<CommitResult> first = submit(transactions.append(1), "alice", null);
+    CompletableFuture<CommitResult> first = submit(transactions.append(1), "alice");
     assertThat(v2.awaitHeld(WAIT)).isTrue();
     executor.close(); // what is submitted now waits until the gate opens: all of it, not the first, is prepared
     List<Transaction> waiting = new ArrayList<>();
@@ -123,7 +158,7 @@ class PipelinedLaneTest {
     for (int i = 0; i < 4; i++) {
       Transaction txn = transactions.append(1);
       waiting.add(txn);
-      answers.add(submit(txn, i % 2 == 0 ? "bob" : "carol", "trace-" + i));
+      answers.add(submit(txn, i % 2 == 0 ? "bob" : "carol"));
     }
     executor.open();
     // the group is prepared and its .txn staged on top of version 2 while version 2 is still being written
@@ -161,7 +196,9 @@ class PipelinedLaneTest {
     assertThat(grouped.members()).extracting(CommitEvent.Member::transactionUuid)
         .containsExactlyElementsOf(waiting.stream().map(Transaction::getUuid).toList());
     assertThat(grouped.members()).extracting(CommitEvent.Member::traceId)
-        .containsExactly("trace-0", "trace-1", "trace-2", "trace-3");
+        .containsExactlyElementsOf(waiting.stream().map(t -> t.getUuid().replace("-", "")).toList());
+    assertThat(grouped.traceId()).as("the event carries its first member's trace")
+        .isEqualTo(waiting.get(0).getUuid().replace("-", ""));
     assertThat(grouped.rowsAdded()).isEqualTo(40);
     assertThat(events.at(2).members()).singleElement().satisfies(m -> assertThat(m.actor()).isEqualTo("alice"));
   }
@@ -171,15 +208,15 @@ class PipelinedLaneTest {
     commit(transactions.create());
     commit(transactions.create().toBuilder().setReadVersion(1).build()); // version 2 overwrites the table
     Hold v3 = holdManifest(3);
-    CompletableFuture<CommitResult> first = submit(transactions.append(2), "a", null);
+    CompletableFuture<CommitResult> first = submit(transactions.append(2), "a");
     assertThat(v3.awaitHeld(WAIT)).isTrue();
     executor.close();
-    CompletableFuture<CommitResult> b = submit(transactions.append(2), "b", null);
-    CompletableFuture<CommitResult> stale = submit(transactions.append(1), "c", null); // Append x Overwrite: X
+    CompletableFuture<CommitResult> b = submit(transactions.append(2), "b");
+    CompletableFuture<CommitResult> stale = submit(transactions.append(1), "c"); // Append x Overwrite: X
     CompletableFuture<CommitResult> garbage = service.commit(ref, new CommitRequest(new byte[] {9, 9, 9}, Optional.empty(),
         true, "d"));
-    CompletableFuture<CommitResult> ahead = submit(transactions.append(9), "e", null);
-    CompletableFuture<CommitResult> d = submit(transactions.append(2), "f", null);
+    CompletableFuture<CommitResult> ahead = submit(transactions.append(9), "e");
+    CompletableFuture<CommitResult> d = submit(transactions.append(2), "f");
     executor.open();
     v3.release();
 
@@ -204,13 +241,13 @@ class PipelinedLaneTest {
     commit(transactions.create());
     Hold v2 = holdManifest(2);
     Transaction a1 = transactions.append(1);
-    CompletableFuture<CommitResult> first = submit(a1, "a", null);
+    CompletableFuture<CommitResult> first = submit(a1, "a");
     assertThat(v2.awaitHeld(WAIT)).isTrue();
     executor.close(); // what is submitted now waits until the gate opens: all of it, not the first, is prepared
     Transaction a2 = transactions.append(1);
     Transaction a3 = transactions.append(1);
-    CompletableFuture<CommitResult> second = submit(a2, "a", null);
-    CompletableFuture<CommitResult> third = submit(a3, "a", null);
+    CompletableFuture<CommitResult> second = submit(a2, "a");
+    CompletableFuture<CommitResult> third = submit(a3, "a");
     executor.open();
     await().atMost(WAIT).until(() -> transactionFiles().stream().anyMatch(name -> name.startsWith("2-")));
     // another writer takes version 2 while ours is in flight
@@ -238,11 +275,11 @@ class PipelinedLaneTest {
     commit(transactions.create());
     Hold v2 = holdManifest(2);
     Transaction a1 = transactions.append(1);
-    CompletableFuture<CommitResult> first = submit(a1, "a", null);
+    CompletableFuture<CommitResult> first = submit(a1, "a");
     assertThat(v2.awaitHeld(WAIT)).isTrue();
     executor.close(); // what is submitted now waits until the gate opens: all of it, not the first, is prepared
-    CompletableFuture<CommitResult> second = submit(transactions.append(1), "a", null);
-    CompletableFuture<CommitResult> third = submit(transactions.append(1), "a", null);
+    CompletableFuture<CommitResult> second = submit(transactions.append(1), "a");
+    CompletableFuture<CommitResult> third = submit(transactions.append(1), "a");
     executor.open();
     await().atMost(WAIT).until(() -> transactionFiles().stream().anyMatch(name -> name.startsWith("2-")));
     // version 2's write never lands, and nothing can tell: every create attempt and read-back fails
@@ -270,11 +307,11 @@ class PipelinedLaneTest {
     commit(transactions.create());
     Hold v2 = holdManifest(2);
     Transaction a1 = transactions.append(1);
-    CompletableFuture<CommitResult> first = submit(a1, "a", null);
+    CompletableFuture<CommitResult> first = submit(a1, "a");
     assertThat(v2.awaitHeld(WAIT)).isTrue();
     executor.close();
-    CompletableFuture<CommitResult> again = submit(a1, "a", null);
-    CompletableFuture<CommitResult> andAgain = submit(a1, "a", null);
+    CompletableFuture<CommitResult> again = submit(a1, "a");
+    CompletableFuture<CommitResult> andAgain = submit(a1, "a");
     executor.open();
     Thread.sleep(300); // give the lane time to (wrongly) prepare them on top of the write in flight
     assertThat(again).as("no answer before the commit it repeats has one").isNotDone();
@@ -294,11 +331,11 @@ class PipelinedLaneTest {
   void aResubmittedMemberOfALandedGroupGetsTheSharedVersionAlsoAfterARestart() throws Exception {
     commit(transactions.create());
     Hold v2 = holdManifest(2);
-    CompletableFuture<CommitResult> first = submit(transactions.append(1), "a", null);
+    CompletableFuture<CommitResult> first = submit(transactions.append(1), "a");
     assertThat(v2.awaitHeld(WAIT)).isTrue();
     executor.close(); // what is submitted now waits until the gate opens: all of it, not the first, is prepared
     List<Transaction> members = List.of(transactions.append(1), transactions.append(1), transactions.append(1));
-    List<CompletableFuture<CommitResult>> answers = members.stream().map(t -> submit(t, "a", null)).toList();
+    List<CompletableFuture<CommitResult>> answers = members.stream().map(t -> submit(t, "a")).toList();
     executor.open();
     v2.release();
     first.get(20, TimeUnit.SECONDS);
@@ -308,7 +345,7 @@ class PipelinedLaneTest {
 
     LaneCommitService restarted = newService(settings());
     int writesBefore = store.calls(Call.PUT_IF_ABSENT);
-    CommitResult again = restarted.commit(ref, request(members.get(1), "a", null)).get(20, TimeUnit.SECONDS);
+    CommitResult again = restarted.commit(ref, request(members.get(1), "a")).get(20, TimeUnit.SECONDS);
     assertThat(again).isEqualTo(shared);
     assertThat(store.calls(Call.PUT_IF_ABSENT)).as("no version or .txn written").isEqualTo(writesBefore);
     assertThat(storage().versions().versions()).containsExactly(1L, 2L, 3L, 4L);
@@ -319,12 +356,12 @@ class PipelinedLaneTest {
     service = newService(settings().withGroupLimits(1, Long.MAX_VALUE));
     commit(transactions.create());
     Hold v2 = holdManifest(2);
-    CompletableFuture<CommitResult> first = submit(transactions.append(1), "a", null);
+    CompletableFuture<CommitResult> first = submit(transactions.append(1), "a");
     assertThat(v2.awaitHeld(WAIT)).isTrue();
     executor.close(); // what is submitted now waits until the gate opens: all of it, not the first, is prepared
     List<CompletableFuture<CommitResult>> answers = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      answers.add(submit(transactions.append(1), "a", null));
+      answers.add(submit(transactions.append(1), "a"));
     }
     executor.open();
     v2.release();
@@ -338,14 +375,14 @@ class PipelinedLaneTest {
   void aTransactionThatMustCommitAloneEndsTheGroupAndKeepsItsOrder() throws Exception {
     commit(transactions.create());
     Hold v2 = holdManifest(2);
-    CompletableFuture<CommitResult> first = submit(transactions.append(1), "a", null);
+    CompletableFuture<CommitResult> first = submit(transactions.append(1), "a");
     assertThat(v2.awaitHeld(WAIT)).isTrue();
     executor.close(); // what is submitted now waits until the gate opens: all of it, not the first, is prepared
-    CompletableFuture<CommitResult> b = submit(transactions.append(1), "a", null);
+    CompletableFuture<CommitResult> b = submit(transactions.append(1), "a");
     CompletableFuture<CommitResult> exact = service.commit(ref, new CommitRequest(transactions.append(2).toByteArray(),
         Optional.empty(), false, "a")); // rebase=false: committed exactly on version 2, alone
-    CompletableFuture<CommitResult> c = submit(transactions.append(1), "a", null);
-    CompletableFuture<CommitResult> d = submit(transactions.append(1), "a", null);
+    CompletableFuture<CommitResult> c = submit(transactions.append(1), "a");
+    CompletableFuture<CommitResult> d = submit(transactions.append(1), "a");
     executor.open();
     v2.release();
     assertThat(first.get(20, TimeUnit.SECONDS).version()).isEqualTo(2);
@@ -467,17 +504,17 @@ class PipelinedLaneTest {
         true, actor));
   }
 
-  private CompletableFuture<CommitResult> submit(Transaction txn, String actor, String traceId) {
-    return service.commit(ref, request(txn, actor, traceId));
+  private CompletableFuture<CommitResult> submit(Transaction txn, String actor) {
+    return service.commit(ref, request(txn, actor));
   }
 
-  private static CommitRequest request(Transaction txn, String actor, String traceId) {
-    return new CommitRequest(txn.toByteArray(), Optional.empty(), true, actor).withTraceId(traceId);
+  private static CommitRequest request(Transaction txn, String actor) {
+    return new CommitRequest(txn.toByteArray(), Optional.empty(), true, actor);
   }
 
   private CommitResult commit(Transaction txn) {
     try {
-      return service.commit(ref, request(txn, "tester", null)).get(30, TimeUnit.SECONDS);
+      return service.commit(ref, request(txn, "tester")).get(30, TimeUnit.SECONDS);
     } catch (java.util.concurrent.ExecutionException e) {
       throw new CompletionException(e.getCause());
     } catch (Exception e) {
