@@ -288,7 +288,8 @@ final class CommitLane {
         // alone, and the version's manifest is only written once every member's files were checked.
         Verdict verdict;
         try {
-          if (member.request.rebaseOverAppendsOnly() && txn.getReadVersion() <= base.latestVersion()) {
+          if (member.request.rebaseOverAppendsOnly()
+              && Long.compareUnsigned(txn.getReadVersion(), base.latestVersion()) <= 0) {
             requireOnlyAppends(txn, ops.committedSince(base, txn.getReadVersion()));
           }
           verdict = group.offer(member.candidate(txn));

@@ -11,6 +11,7 @@ import dev.lancecommit.coordinator.namespace.TableEntry;
 import dev.lancecommit.coordinator.namespace.TableNotFoundException;
 import dev.lancecommit.coordinator.refs.Branches;
 import dev.lancecommit.coordinator.table.TableRef;
+import io.opentelemetry.context.Scope;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -70,8 +71,11 @@ final class CommitRoute {
     Optional<TableEntry> cached = branch == null ? catalog.cachedTable(id) : Optional.empty();
     if (cached.isPresent() && !CloneSourceAccess.applies(access, request.transaction())) {
       // The table is known and nothing needs the catalog: hand the commit to its lane from the event loop (the lane
-      // only enqueues), without a hop through the blocking pool.
-      submitted = Future.succeededFuture(commitService.commit(cached.get().toRef(), request));
+      // only enqueues), without a hop through the blocking pool. The request's trace is made current for the call, as
+      // the blocking pool's wrapper does, so the commit's span is the request's child.
+      try (Scope traced = HttpTracing.current(vertx).makeCurrent()) {
+        submitted = Future.succeededFuture(commitService.commit(cached.get().toRef(), request));
+      }
     } else {
       // The catalog lookup blocks; the service is called from the worker too, in case it does work before returning.
       submitted = blocking.run(() -> {

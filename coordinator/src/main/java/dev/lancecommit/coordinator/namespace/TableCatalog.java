@@ -55,7 +55,6 @@ final class TableCatalog {
     this.tableCache = Caffeine.newBuilder().expireAfterWrite(cacheTtl).maximumSize(100_000).build();
   }
 
-  /** The live table's entry, from a short-lived cache or the store. */
   /** The live table's entry if the short-lived cache holds it; never reads the store. */
   Optional<TableEntry> cachedTable(List<String> id) {
     if (id.isEmpty()) {
@@ -64,6 +63,7 @@ final class TableCatalog {
     return Optional.ofNullable(tableCache.getIfPresent(id));
   }
 
+  /** The live table's entry, from a short-lived cache or the store. */
   Optional<TableEntry> loadTable(List<String> id) {
     Identifiers.validate(id);
     if (id.isEmpty()) {

@@ -105,21 +105,6 @@ class CommitRouteTest extends RestServerFixture {
   }
 
   @Test
-  void theAnswerCarriesItsGroupSizeAndACachedTableIsCommittedFromTheEventLoop() {
-    commits.answerWith(new CommitResult(6, 4, "8d5c2e6e-0bd4-4c79-9d32-4a0bb7c3f9a1",
-        table.location() + "/_versions/18446744073709551609.manifest", "Append", 3));
-    String json = new JsonObject().put("transaction", Base64.getEncoder().encodeToString(TXN)).encode();
-    Reply reply = post(COMMIT, json);
-    assertThat(reply.status()).isEqualTo(200);
-    assertThat(reply.json().getInteger("group_size")).isEqualTo(3);
-    // the same table again: its catalog entry is cached, so the commit goes to the service from the event loop
-    assertThat(post(COMMIT, json).status()).isEqualTo(200);
-    assertThat(commits.calls()).hasSize(2);
-    assertThat(commits.calls().get(1).table()).isEqualTo(commits.calls().get(0).table());
-    assertThat(commits.threads()).element(1).asString().startsWith("vert.x-eventloop-thread-");
-  }
-
-  @Test
   void unknownTableIsRefusedBeforeTheServiceIsCalled() {
     commits.answerWith(result());
     String txn = new JsonObject().put("transaction", Base64.getEncoder().encodeToString(TXN)).encode();

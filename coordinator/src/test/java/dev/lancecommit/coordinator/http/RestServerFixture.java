@@ -42,10 +42,15 @@ abstract class RestServerFixture {
   void startServer() throws Exception {
     vertx = Vertx.vertx();
     store = new CheckedObjectStore(new LocalObjectStore(warehouse));
-    catalog = new Catalog(new StorageLocation(store, ""), Duration.ZERO, Clock.systemUTC());
+    catalog = new Catalog(new StorageLocation(store, ""), catalogCacheTtl(), Clock.systemUTC());
     commits = new RecordingCommitService();
     server = new RestServer(vertx, catalog, commits, options().build());
     port = server.start("127.0.0.1", 0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+
+  /** How long the catalog caches a table entry: not at all, so every request sees the store. */
+  Duration catalogCacheTtl() {
+    return Duration.ZERO;
   }
 
   RestServerOptions.Builder options() {
