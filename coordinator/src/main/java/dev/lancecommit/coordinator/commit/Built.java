@@ -1,6 +1,7 @@
 package dev.lancecommit.coordinator.commit;
 
 import dev.lancecommit.coordinator.table.NextVersion;
+import dev.lancecommit.coordinator.table.StagedVersion;
 import dev.lancecommit.coordinator.table.TableSnapshot;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.OperationKind;
@@ -12,12 +13,17 @@ sealed interface Built {
   record AlreadyCommitted(long version, TableSnapshot current) implements Built {}
 
   /**
-   * The next version, built on {@code base}. {@code transaction} is the one the writer sent (the version records it
+   * The next version, built on {@code base} and staged (its {@code .txn} and deletion files written, not its manifest). {@code transaction} is the one the writer sent (the version records it
    * as rebased, when it was).
    */
-  record Ready(TableSnapshot base, NextVersion next, Transaction transaction, OperationKind kind) implements Built {
+  record Ready(TableSnapshot base, StagedVersion staged, Transaction transaction, OperationKind kind)
+      implements Built {
     long version() {
-      return next.version();
+      return staged.next().version();
+    }
+
+    NextVersion next() {
+      return staged.next();
     }
   }
 }

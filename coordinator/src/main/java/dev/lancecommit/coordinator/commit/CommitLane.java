@@ -101,6 +101,8 @@ final class CommitLane {
   private long hintWritten;
   /** The last preparation found nothing it could do on top of the write in flight: wait for it to finish. */
   private boolean waitForWrite;
+  /** A {@link LaneHold} has its turn: nothing is prepared or written until it is released. */
+  private boolean held;
 
   CommitLane(
       TableRef table,
@@ -137,6 +139,35 @@ final class CommitLane {
     }
     work(null);
     return member.result;
+  }
+
+  /**
+   * Takes a turn on the lane for work that must see the table still while it decides ({@link LaneHold}: an atomic
+   * batch checks its member here, then writes it or not): the future completes once every commit queued before is
+   * answered and nothing is being written, and nothing queued after is prepared until the hold is released.
+   */
+  CompletableFuture<LaneHold> hold(TableRef table) {
+    Member turn = Member.hold(table);
+    synchronized (this) {
+      if (queue.size() >= settings.maxQueuedPerTable()) {
+        throw new CommitThrottledException(
+            "Table " + table.joinedId() + " has " + queue.size() + " commits queued; retry later");
+      }
+      queue.add(turn);
+    }
+    work(null);
+    return turn.hold;
+  }
+
+  /** Ends a hold: what queued behind it is prepared now. */
+  void release() {
+    synchronized (this) {
+      if (!held) {
+        return;
+      }
+      held = false;
+    }
+    work(null);
   }
 
   /** Commits waiting to be prepared (not those being prepared or written). */
@@ -177,7 +208,7 @@ final class CommitLane {
           requeue(version.members); // built on a version that was taken or is in doubt: prepare them again
         }
       }
-      if (!preparing && prepared == null && !queue.isEmpty() && !(writing != null && waitForWrite)) {
+      if (!held && !preparing && prepared == null && !queue.isEmpty() && !(writing != null && waitForWrite)) {
         preparing = true;
         TableSnapshot onto = writing == null ? null : writing.staged.after();
         start.add(() -> prepare(onto));
@@ -214,6 +245,9 @@ final class CommitLane {
     Version version = null;
     boolean idle = false;
     try {
+      if (onto == null && grantHold()) {
+        return; // nothing in flight and a hold is first: it has its turn
+      }
       TableSnapshot base;
       try {
         base = onto != null ? onto : ops.current();
@@ -233,6 +267,21 @@ final class CommitLane {
         waitForWrite = idle;
       }
     }
+  }
+
+  /** Gives the hold at the head of the queue its turn; called only when nothing is being written or staged. */
+  private boolean grantHold() {
+    Member first;
+    synchronized (this) {
+      first = queue.peekFirst();
+      if (first == null || first.hold == null) {
+        return false;
+      }
+      queue.pollFirst();
+      held = true;
+    }
+    first.hold.completeAsync(() -> new LaneHold(this, first.table), executor);
+    return true;
   }
 
   private void failFirst(RuntimeException e) {
@@ -261,6 +310,11 @@ final class CommitLane {
           member = queue.pollFirst();
         }
         if (member == null) {
+          break;
+        }
+        if (member.hold != null) {
+          putBack(member); // a hold waits until what is before it is written: the next preparation grants it
+          waitsForWrite = speculative && group.isEmpty();
           break;
         }
         member.observation.phase(CommitPhase.CHECKS);
@@ -595,6 +649,10 @@ final class CommitLane {
   }
 
   private void finish(Member member, CommitResult result, Throwable failure) {
+    if (member.hold != null) {
+      member.hold.completeExceptionally(failure != null ? failure : new IllegalStateException("hold not granted"));
+      return;
+    }
     synchronized (this) {
       if (member.decoded != null) {
         owners.remove(member.decoded.getUuid(), member);
@@ -632,6 +690,101 @@ final class CommitLane {
       hintWritten = version;
     }
     ops.writeVersionHint(version);
+  }
+
+  // ------------------------------------------------------------------------------------------------ held lane
+
+  /**
+   * Under a hold ({@link LaneHold}): checks {@code txn} against the table as it is, as the first and only member of
+   * a version, and builds and stages that version (its {@code .txn} and deletion files written, no manifest).
+   */
+  Built build(CommitRequest request, Transaction txn, OperationKind kind, CommitObserver.Observation observation) {
+    observation.phase(CommitPhase.CHECKS);
+    TableSnapshot base = ops.current();
+    boolean refreshed = false;
+    while (true) {
+      if (request.rebaseOverAppendsOnly() && Long.compareUnsigned(txn.getReadVersion(), base.latestVersion()) <= 0) {
+        requireOnlyAppends(txn, ops.committedSince(base, txn.getReadVersion()));
+      }
+      GroupBuilder group = newGroup(base);
+      Verdict verdict = group.offer(new GroupBuilder.Candidate(txn, request.affectedRows(), request.rebase(), false,
+          request.transaction().length));
+      if (verdict instanceof Verdict.AlreadyCommitted already) {
+        return new Built.AlreadyCommitted(already.version(), base);
+      }
+      if (verdict instanceof Verdict.Refused refused) {
+        throw refused.reason();
+      }
+      if (verdict instanceof Verdict.Ahead) {
+        if (refreshed) {
+          throw new InvalidTransactionException("read_version " + Long.toUnsignedString(txn.getReadVersion())
+              + " is ahead of the latest version " + base.latestVersion());
+        }
+        // The writer may have seen a version written around the coordinator that this lane has not: look once.
+        base = ops.refresh();
+        refreshed = true;
+        continue;
+      }
+      if (!(verdict instanceof Verdict.Joined)) {
+        throw new IllegalStateException("A transaction alone in a version was not accepted: " + verdict);
+      }
+      observation.phase(CommitPhase.BUILD);
+      GroupBuilder.Built built = group.build(UUID.randomUUID().toString(),
+          Map.of(VersionEvents.ACTOR_PROPERTY, request.actor()));
+      NextVersion next = NextVersion.of(base.latestVersion() + 1, base.scheme(), built.next(), built.recorded());
+      return new Built.Ready(base, ops.stage(base, next, built.deletionFiles()), txn, kind);
+    }
+  }
+
+  /** Under a hold: writes a version {@link #build} staged (the one put-if-absent); Taken when another has it. */
+  CommitOutcome write(Built.Ready ready) {
+    return ops.commit(ready.staged());
+  }
+
+  CommitResult result(Built.Ready ready) {
+    Transaction txn = ready.transaction();
+    return new CommitResult(ready.version(), txn.getReadVersion(), txn.getUuid(),
+        ops.manifestUri(ready.version(), ready.next().scheme()), ready.kind().lanceName());
+  }
+
+  CommitEvent event(Built.Ready ready, TableRef table, String actor) {
+    Transaction txn = ready.transaction();
+    return CommitEventFactory.committed(table, ready.base().latest(), ready.next().state(), ready.next().transaction(),
+        ready.kind(), ops.manifestUri(ready.version(), ready.next().scheme()),
+        List.of(new CommitEvent.Member(txn.getUuid(), txn.getReadVersion(), actor, null)), null, clock.instant());
+  }
+
+  /** The event of a version that landed earlier (an idempotent resubmit, a batch rolled forward). */
+  CommitEvent eventOfLanded(TableRef table, long version, OperationKind kind, String actor, TableSnapshot current) {
+    ManifestNaming.Scheme scheme = current.scheme();
+    ManifestFile landed = ops.readManifest(version, scheme).orElseThrow();
+    // Nothing before the table's first version: it was created (at 1, or at its source's version by a Clone).
+    TableState previous = version - 1 < Math.max(1, current.firstVersion()) ? null
+        : ops.readManifest(version - 1, scheme).map(ManifestFile::tableState).orElse(null);
+    Transaction recorded = ops.transactionOf(landed);
+    List<String> uuids = GroupMembers.of(recorded);
+    List<CommitEvent.Member> members = uuids.isEmpty()
+        ? List.of(new CommitEvent.Member(recorded.getUuid(), recorded.getReadVersion(), actor, null))
+        : uuids.stream().map(uuid -> new CommitEvent.Member(uuid, recorded.getReadVersion(), null, null)).toList();
+    return CommitEventFactory.committed(table, previous, landed.tableState(), recorded, kind,
+        ops.manifestUri(version, scheme), members, null, clock.instant());
+  }
+
+  CommitResult resultOfLanded(Transaction txn, OperationKind kind, long version, TableSnapshot current) {
+    int size = ops.transactionAt(current, version).map(GroupMembers::size).orElse(1);
+    return new CommitResult(version, txn.getReadVersion(), txn.getUuid(), ops.manifestUri(version, current.scheme()),
+        kind.lanceName(), size);
+  }
+
+  /**
+   * Hands an event over after those of the versions before it (on the serial queue off the critical path) and moves
+   * the version hint; a failure is logged, never raised (the reconciler publishes from storage).
+   */
+  void handOver(CommitEvent event) {
+    after.execute(() -> {
+      handOver(() -> event, event.version());
+      moveVersionHint(event.version());
+    });
   }
 
   // ------------------------------------------------------------------------------------------------ clone
@@ -711,11 +864,23 @@ final class CommitLane {
     int taken;
     /** Commits in a version of its own (its group could not be built). */
     boolean alone;
+    /** Set for a {@link LaneHold}'s turn (no request): completed when the hold is granted. */
+    final CompletableFuture<LaneHold> hold;
 
     Member(TableRef table, CommitRequest request, CommitObserver.Observation observation) {
+      this(table, request, observation, null);
+    }
+
+    private Member(TableRef table, CommitRequest request, CommitObserver.Observation observation,
+        CompletableFuture<LaneHold> hold) {
       this.table = table;
       this.request = request;
       this.observation = observation;
+      this.hold = hold;
+    }
+
+    static Member hold(TableRef table) {
+      return new Member(table, null, CommitObserver.NoObservation.INSTANCE, new CompletableFuture<>());
     }
 
     Transaction transaction() {

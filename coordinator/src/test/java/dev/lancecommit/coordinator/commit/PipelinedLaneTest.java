@@ -397,6 +397,52 @@ class PipelinedLaneTest {
   }
 
   @Test
+  void aHoldWaitsForTheWriteInFlightAndNothingBehindItIsPreparedUntilItIsReleased() throws Exception {
+    commit(transactions.create());
+    Hold v2 = holdManifest(2);
+    CompletableFuture<CommitResult> first = submit(transactions.append(1), "a");
+    assertThat(v2.awaitHeld(WAIT)).isTrue();
+    executor.close(); // queued in this order: a commit, the hold, two commits behind it
+    CompletableFuture<CommitResult> before = submit(transactions.append(1), "a");
+    CompletableFuture<HeldLane> hold = service.hold(ref);
+    CompletableFuture<CommitResult> behind1 = submit(transactions.append(1), "b");
+    CompletableFuture<CommitResult> behind2 = submit(transactions.append(1), "b");
+    executor.open();
+    Thread.sleep(300); // give the lane time to (wrongly) grant the hold or stage what is behind it
+    assertThat(hold).as("granted only once what is before it is written").isNotDone();
+    v2.release();
+
+    HeldLane held = hold.get(20, TimeUnit.SECONDS);
+    assertThat(first.get(20, TimeUnit.SECONDS).version()).isEqualTo(2);
+    assertThat(before.get(20, TimeUnit.SECONDS).version()).isEqualTo(3);
+    Thread.sleep(300);
+    assertThat(behind1).as("nothing behind a hold commits while it is held").isNotDone();
+    assertThat(storage().versions().versions()).containsExactly(1L, 2L, 3L);
+    assertThat(transactionFiles()).noneMatch(name -> name.startsWith("3-")); // nothing staged on top of 3 either
+
+    // the holder checks and writes a version of its own, then lets the lane go on
+    Transaction batched = transactions.append(3);
+    CheckedCommit checked = held.check(request(batched, "batch"));
+    assertThat(checked.version()).isEqualTo(4);
+    CommitResult applied = held.apply(checked, "batch-1");
+    assertThat(applied.version()).isEqualTo(4);
+    assertThat(held.check(request(batched, "batch")).alreadyCommitted()).as("checked again: it landed").isTrue();
+    held.release(true);
+
+    assertThat(behind1.get(20, TimeUnit.SECONDS)).satisfies(r -> assertThat(r.version()).isEqualTo(5));
+    assertThat(behind2.get(20, TimeUnit.SECONDS)).satisfies(r -> {
+      assertThat(r.version()).isEqualTo(5);
+      assertThat(r.groupSize()).isEqualTo(2);
+    });
+    events.await(1L, 2L, 3L, 4L, 5L); // in version order, the batch's among them
+    assertThat(events.at(4).batchId()).isEqualTo("batch-1");
+    assertThat(events.at(4).members()).singleElement().satisfies(m -> {
+      assertThat(m.transactionUuid()).isEqualTo(batched.getUuid());
+      assertThat(m.actor()).isEqualTo("batch");
+    });
+  }
+
+  @Test
   void upsertsOfDisjointRowsOfOneFragmentShareAVersionAndKeepEveryDeletion() throws Exception {
     commit(transactions.create()); // fragment 0, 10 rows
     Hold v2 = holdManifest(2);

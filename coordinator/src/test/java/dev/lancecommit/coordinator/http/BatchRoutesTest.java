@@ -94,6 +94,8 @@ class BatchRoutesTest extends LaneServerFixture {
           LanceProtos.schema(LanceTables.ROW_SCHEMA), LanceProtos.fragments(lance.writeRows(0, 5))).toByteArray())
           .ok();
     }
+    // events are handed over after the answer: the two creates' before the tests count theirs
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> events.size() >= 2);
     events.clear();
   }
 
@@ -119,7 +121,8 @@ class BatchRoutesTest extends LaneServerFixture {
       assertThat(tables.get(name).latestVersion()).isEqualTo(2);
       assertThat(tables.get(name).countRows(2)).isEqualTo(10);
     }
-    assertThat(events).extracting(CommitEvent::version).containsExactly(2L, 2L);
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
+        assertThat(events).extracting(CommitEvent::version).containsExactly(2L, 2L));
     assertThat(events).allSatisfy(e -> assertThat(e.batchId()).isEqualTo(batchId));
     // the batch's record and its done marker are in the warehouse
     Path batchesDir = Path.of(warehouse(), "_catalog", "batches");
@@ -178,7 +181,8 @@ class BatchRoutesTest extends LaneServerFixture {
 
     assertThat(tables.get("a").latestVersion()).isEqualTo(1);
     assertThat(stagedA).exists();
-    assertThat(events).extracting(CommitEvent::version).containsExactly(2L); // b's own commit only
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() -> // b's own commit only
+        assertThat(events).extracting(CommitEvent::version).containsExactly(2L));
   }
 
   @Test
@@ -236,8 +240,9 @@ class BatchRoutesTest extends LaneServerFixture {
     assertThat(append.get(30, TimeUnit.SECONDS).ok().getLong("version")).isEqualTo(3);
     assertThat(post("/v1/table/ns$b/describe", "{}").ok().getLong("version")).isEqualTo(2);
     assertThat(post("/v1/table/ns$a/describe", "{}").ok().getLong("version")).isEqualTo(3);
-    assertThat(events.stream().filter(e -> e.batchId() != null).map(CommitEvent::tableName).toList())
-        .containsExactlyInAnyOrder("a", "b");
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
+        assertThat(events.stream().filter(e -> e.batchId() != null).map(CommitEvent::tableName).toList())
+            .containsExactlyInAnyOrder("a", "b"));
   }
 
   // ---------------------------------------------------------------- helpers
