@@ -7,6 +7,8 @@ import dev.lancecommit.testing.lance.LanceTables;
 import dev.lancecommit.client.lance.TransactionFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.lance.CommitBuilder;
@@ -60,6 +62,11 @@ final class AppendWorkload implements Workload {
         result.countsRetries();
         AtomicLong nextId = new AtomicLong(rows);
         AtomicLongArray committedPerTable = new AtomicLongArray(cell.tables());
+        // a group commit gives several writers one version: the versions made are counted apart from the commits
+        List<Set<Long>> versionsPerTable = new ArrayList<>();
+        for (int t = 0; t < cell.tables(); t++) {
+          versionsPerTable.add(ConcurrentHashMap.newKeySet());
+        }
         WriterPool.run(result, cell.writers(), cell.options().seconds(), (writer, deadline) -> {
           int table = writer / cell.writersPerTable();
           List<String> id = ids.get(table);
@@ -75,13 +82,15 @@ final class AppendWorkload implements Workload {
             try {
               seen = commit(api, id, txn, result, start, deadline, rows);
               committedPerTable.incrementAndGet(table);
+              versionsPerTable.get(table).add(seen);
             } catch (RuntimeException e) {
               result.failed(e);
               seen = api.latestVersion(id);
             }
           }
         });
-        verify(result, tables, committedPerTable, rows, t -> api.latestVersion(ids.get(t)));
+        verify(result, tables, committedPerTable, t -> versionsPerTable.get(t).size(), rows,
+            t -> api.latestVersion(ids.get(t)));
         return result;
       } finally {
         tables.forEach(LanceTables::close);
@@ -154,7 +163,7 @@ final class AppendWorkload implements Workload {
           ds.close();
         }
       });
-      verify(result, tables, committedPerTable, rows, t -> tables.get(t).latestVersion());
+      verify(result, tables, committedPerTable, committedPerTable::get, rows, t -> tables.get(t).latestVersion());
       return result;
     } finally {
       tables.forEach(LanceTables::close);
@@ -165,9 +174,12 @@ final class AppendWorkload implements Workload {
     long of(int table);
   }
 
-  /** Every table: latest version = 1 + its acknowledged commits, rows = its first rows + the acknowledged ones. */
-  private static void verify(RunResult result, List<LanceTables> tables, AtomicLongArray committed, int rows,
-      Latest latest) {
+  /**
+   * Every table: latest version = 1 + the versions its acknowledged commits made (one per commit, fewer when commits
+   * were grouped), rows = its first rows + the acknowledged ones.
+   */
+  private static void verify(RunResult result, List<LanceTables> tables, AtomicLongArray committed, Latest made,
+      int rows, Latest latest) {
     List<String> mismatches = new ArrayList<>();
     long versions = 0;
     long totalRows = 0;
@@ -177,9 +189,9 @@ final class AppendWorkload implements Workload {
       long actualRows = tables.get(t).countRows(version);
       versions += version;
       totalRows += actualRows;
-      if (version != 1 + committed.get(t) || actualRows != expectedRows) {
+      if (version != 1 + made.of(t) || actualRows != expectedRows) {
         mismatches.add("t" + t + " at v" + version + " with " + actualRows + " rows (expected v"
-            + (1 + committed.get(t)) + ", " + expectedRows + " rows)");
+            + (1 + made.of(t)) + ", " + expectedRows + " rows)");
       }
     }
     String summary = tables.size() == 1 ? "v" + versions + ", " + totalRows + " rows"
