@@ -321,11 +321,11 @@ final class CommitLane {
         Transaction txn;
         try {
           txn = member.transaction();
+          member.observation.operation(OperationKind.of(txn)); // a transaction without an operation: 400/13
         } catch (RuntimeException e) {
           answer(member, e);
           continue;
         }
-        member.observation.operation(OperationKind.of(txn));
         if (!own(member, txn)) {
           continue; // a resubmission of a commit in flight: it gets that commit's answer
         }
