@@ -8,6 +8,8 @@ import dev.lancecommit.coordinator.table.StagedVersion;
 import dev.lancecommit.coordinator.table.TableOperations;
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.table.TableSnapshot;
+import dev.lancecommit.coordinator.verify.CommitFileCheck;
+import dev.lancecommit.coordinator.verify.FileVerifier;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.TraceContext;
 import dev.lancecommit.format.FeatureFlags;
@@ -54,8 +56,9 @@ import org.slf4j.LoggerFactory;
  * Delete/Update; {@link GroupBuilder}), <b>build</b> (the next manifest, of one transaction or of a group of
  * commuting ones), <b>stage</b> (deletion files and {@code .txn} written; {@link TableOperations#stage}),
  * <b>write</b> (the manifest's put-if-absent; {@link TableOperations#commit(StagedVersion)}), <b>answer</b>, and
- * <b>after</b> (event handoff and Lance's version hint, on a serial queue off the critical path). Checks of the files
- * a transaction adds belong in prepare, before it joins a version (marked there).
+ * <b>after</b> (event handoff and Lance's version hint, on a serial queue off the critical path). The files a version
+ * adds are checked between build and stage ({@link CommitFileCheck}); a group that fails the check is prepared again
+ * one member per version, so only the member naming the bad file is refused.
  *
  * <p>While one version's manifest is being written, the next one is prepared, built and staged on top of it
  * (speculatively: {@link StagedVersion#after()}). Its write starts the moment the one before lands; if that write is
@@ -83,6 +86,7 @@ final class CommitLane {
   private final Clock clock;
   private final SerialQueue after;
   private final GroupBuilder.Limits limits;
+  private final CommitFileCheck files;
   /** Manifests of earlier versions read for conflict checks (versions never change once landed). */
   private final Map<Long, TableState> statesAt = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
@@ -121,6 +125,8 @@ final class CommitLane {
     this.clock = clock;
     this.after = new SerialQueue(executor);
     this.limits = new GroupBuilder.Limits(settings.groupMaxTransactions(), settings.groupMaxBytes());
+    this.files = new CommitFileCheck(new FileVerifier(stores, executor, settings.verifyFilesParallelism()),
+        settings.verifyFiles());
   }
 
   /**
@@ -338,8 +344,6 @@ final class CommitLane {
           commitClone(member, txn);
           break; // the table changed under the group: the next version starts from what the clone made
         }
-        // Checks of the files a transaction adds belong here, before it joins a version: one that fails is refused
-        // alone, and the version's manifest is only written once every member's files were checked.
         Verdict verdict;
         try {
           if (member.request.rebaseOverAppendsOnly()
@@ -421,6 +425,21 @@ final class CommitLane {
       joined.forEach(m -> m.alone = true);
       synchronized (this) {
         requeue(joined);
+      }
+      return null;
+    }
+    try {
+      // Built, nothing written yet: every file the version adds is checked here, and a bad one writes nothing.
+      files.requireAdded(ops.location(), base.latest(), built.next());
+    } catch (RuntimeException e) {
+      if (joined.size() == 1) {
+        answer(joined.get(0), e);
+      } else {
+        // Which member named the bad file: each is checked again in a version of its own, and only that one refused.
+        joined.forEach(m -> m.alone = true);
+        synchronized (this) {
+          requeue(joined);
+        }
       }
       return null;
     }
@@ -731,6 +750,7 @@ final class CommitLane {
       observation.phase(CommitPhase.BUILD);
       GroupBuilder.Built built = group.build(UUID.randomUUID().toString(),
           Map.of(VersionEvents.ACTOR_PROPERTY, request.actor()));
+      files.requireAdded(ops.location(), base.latest(), built.next()); // a bad file fails the check, nothing written
       NextVersion next = NextVersion.of(base.latestVersion() + 1, base.scheme(), built.next(), built.recorded());
       return new Built.Ready(base, ops.stage(base, next, built.deletionFiles()), txn, kind);
     }
@@ -819,10 +839,10 @@ final class CommitLane {
         FeatureFlags.ensureWritable(source.manifest(), settings.formatFeatures());
         member.observation.phase(CommitPhase.BUILD);
         TableState next = ManifestBuilder.buildClone(source, txn, context(version, txn));
-        if (!clone.getIsShallow()) {
-          // The writer copied the files before committing (Lance's deep_clone); nothing is written unless all are.
-          DeepCloneFiles.requirePresent(next, ops.location(), source, CloneSource.root(stores, clone), stores);
-        }
+        // A deep clone's writer copied the files before committing (Lance's deep_clone); nothing is written unless
+        // all are here. A shallow clone's are the source's, checked when file checks are on.
+        files.requireClone(ops.location(), next, !clone.getIsShallow(), source, CloneSource.root(stores, clone),
+            stores);
         NextVersion prepared = NextVersion.of(version, current.scheme(), next, txn);
         member.observation.phase(CommitPhase.STORAGE_WRITE);
         CommitOutcome outcome;

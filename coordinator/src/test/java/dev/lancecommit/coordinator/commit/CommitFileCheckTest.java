@@ -252,15 +252,17 @@ class CommitFileCheckTest {
       for (int i = 1; i < 10; i++) {
         commit(service, costRef, TransactionFactory.append(i, LanceProtos.fragments(costTable.writeRows(i * 100, 5))));
       }
+      Path hint = root.resolve(key).resolve("_versions/latest_version_hint.json");
+      awaitHint(hint, 10);
       Transaction append = TransactionFactory.append(10, LanceProtos.fragments(costTable.writeRows(1000, 5)));
-      requests.put("append, 11th version", requestsOf(counting, () -> commit(service, costRef, append)));
+      requests.put("append, 11th version", requestsOf(counting, hint, () -> commit(service, costRef, append)));
 
       DataFragment withDeletions;
       try (Dataset ds = costTable.open(11)) {
         withDeletions = LanceProtos.fragment(ds.getFragment(3).deleteRows(List.of(0, 1)));
       }
       Transaction delete = TransactionFactory.delete(11, List.of(withDeletions), List.of());
-      requests.put("delete of rows in one fragment", requestsOf(counting, () -> commit(service, costRef, delete)));
+      requests.put("delete of rows in one fragment", requestsOf(counting, hint, () -> commit(service, costRef, delete)));
 
       IndexMetadata index = TestIndexes.btreeIndex("id_idx", List.of(0), 12, List.of(0, 1)).toBuilder()
           .addFiles(IndexFile.newBuilder().setPath("page_lookup.lance").setSizeBytes(3))
@@ -268,23 +270,30 @@ class CommitFileCheckTest {
       counting.delegate().put(location.key("_indices/" + uuid(index) + "/page_lookup.lance"), new byte[3]);
       counting.delegate().put(location.key("_indices/" + uuid(index) + "/page_data.lance"), new byte[5]);
       Transaction createIndex = TransactionFactory.createIndex(12, List.of(index), List.of());
-      requests.put("index build listing 2 files", requestsOf(counting, () -> commit(service, costRef, createIndex)));
+      requests.put("index build listing 2 files", requestsOf(counting, hint, () -> commit(service, costRef, createIndex)));
 
       Transaction config = TransactionFactory.updateConfig(13, Map.of("k", "v"), List.of());
-      requests.put("config change", requestsOf(counting, () -> commit(service, costRef, config)));
+      requests.put("config change", requestsOf(counting, hint, () -> commit(service, costRef, config)));
     }
     return requests;
   }
 
-  private static Map<Call, Integer> requestsOf(FaultInjectingObjectStore counting, Runnable commit) {
+  /** The requests of one commit, the version hint it moves after its answer included. */
+  private static Map<Call, Integer> requestsOf(FaultInjectingObjectStore counting, Path hint,
+      java.util.function.Supplier<CommitResult> commit) {
     Map<Call, Integer> before = counts(counting);
-    commit.run();
+    awaitHint(hint, commit.get().version());
     Map<Call, Integer> after = counts(counting);
     Map<Call, Integer> delta = new EnumMap<>(Call.class);
     for (Call call : Call.values()) {
       delta.put(call, after.get(call) - before.get(call));
     }
     return delta;
+  }
+
+  private static void awaitHint(Path hint, long version) {
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> Files.exists(hint)
+        && Files.readString(hint).contains("\"version\":" + version + "}"));
   }
 
   private static Map<Call, Integer> counts(FaultInjectingObjectStore counting) {
