@@ -429,7 +429,9 @@ final class CommitLane {
       return null;
     }
     try {
-      // Built, nothing written yet: every file the version adds is checked here, and a bad one writes nothing.
+      // Built; written so far only the deletion files of a server-side rebase (named by no manifest yet): every file
+      // the version adds is checked here, and a bad one writes nothing more.
+      ops.stageDeletionFiles(built.deletionFiles());
       files.requireAdded(ops.location(), base.latest(), built.next());
     } catch (RuntimeException e) {
       if (joined.size() == 1) {
@@ -750,8 +752,9 @@ final class CommitLane {
       observation.phase(CommitPhase.BUILD);
       GroupBuilder.Built built = group.build(UUID.randomUUID().toString(),
           Map.of(VersionEvents.ACTOR_PROPERTY, request.actor()));
-      files.requireAdded(ops.location(), base.latest(), built.next()); // a bad file fails the check, nothing written
       NextVersion next = NextVersion.of(base.latestVersion() + 1, base.scheme(), built.next(), built.recorded());
+      ops.stageDeletionFiles(built.deletionFiles()); // named by no manifest yet
+      files.requireAdded(ops.location(), base.latest(), built.next()); // a bad file fails here: nothing more written
       return new Built.Ready(base, ops.stage(base, next, built.deletionFiles()), txn, kind);
     }
   }

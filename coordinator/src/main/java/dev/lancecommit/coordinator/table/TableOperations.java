@@ -146,11 +146,19 @@ public final class TableOperations {
    * @throws StoreUnavailableException when the store is down (nothing of the version is visible: no manifest)
    */
   public StagedVersion stage(TableSnapshot base, NextVersion next, Map<String, byte[]> auxiliaryFiles) {
-    // A deletion file must survive anything its manifest survives; the .txn is a copy of the manifest's inline one.
-    auxiliaryFiles.forEach((path, bytes) -> writeOnce(location.key(requireDeletionPath(path)), bytes, true));
+    stageDeletionFiles(auxiliaryFiles);
     Transaction txn = next.transaction();
     writeOnce(location.key(TransactionFiles.path(txn)), TransactionFiles.encode(txn), false);
     return new StagedVersion(base, next);
+  }
+
+  /**
+   * Writes the deletion files a server-side rebase made (create-only, as {@link #stage} does; flushed: a deletion file
+   * must survive anything its manifest survives). Unreferenced until a manifest names them, so they can be written
+   * before the files a version adds are checked.
+   */
+  public void stageDeletionFiles(Map<String, byte[]> files) {
+    files.forEach((path, bytes) -> writeOnce(location.key(requireDeletionPath(path)), bytes, true));
   }
 
   /**
