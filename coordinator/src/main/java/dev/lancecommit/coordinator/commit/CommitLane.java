@@ -3,6 +3,7 @@ package dev.lancecommit.coordinator.commit;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.storage.StoreException;
 import dev.lancecommit.coordinator.table.CommitOutcome;
+import dev.lancecommit.coordinator.table.CommitStateUnknownException;
 import dev.lancecommit.coordinator.table.NextVersion;
 import dev.lancecommit.coordinator.table.StagedVersion;
 import dev.lancecommit.coordinator.table.TableOperations;
@@ -309,6 +310,7 @@ final class CommitLane {
     List<Member> deferred = new ArrayList<>();
     boolean refreshed = false;
     boolean waitsForWrite = false;
+    Member inHand = null;
     try {
       while (!group.isClosed()) {
         Member member;
@@ -318,6 +320,7 @@ final class CommitLane {
         if (member == null) {
           break;
         }
+        inHand = member;
         if (member.hold != null) {
           putBack(member); // a hold waits until what is before it is written: the next preparation grants it
           waitsForWrite = speculative && group.isEmpty();
@@ -385,15 +388,44 @@ final class CommitLane {
           }
         }
       }
+      if (joined.isEmpty()) {
+        return new Preparation(null, waitsForWrite);
+      }
+      return new Preparation(buildAndStage(base, group, joined), false);
+    } catch (RuntimeException | Error e) {
+      answerTaken(e, base, inHand, joined, deferred);
+      return new Preparation(null, false);
     } finally {
       synchronized (this) {
         requeue(deferred);
       }
     }
-    if (joined.isEmpty()) {
-      return new Preparation(null, waitsForWrite);
+  }
+
+  /**
+   * A preparation failed where no failure was expected (a bug, or an observer that threw): every commit it had taken
+   * from the queue and not yet answered, put back or staged is answered "outcome unknown" instead of never — that is
+   * always true, and resubmitting the same transaction settles it (a Clone in hand may have been written).
+   */
+  private void answerTaken(Throwable e, TableSnapshot base, Member inHand, List<Member> joined,
+      List<Member> deferred) {
+    LOG.error("Preparing a version of table {} failed unexpectedly; answering its commits 'outcome unknown'",
+        table.joinedId(), e);
+    List<Member> taken = new ArrayList<>(joined);
+    if (inHand != null && !taken.contains(inHand)) {
+      taken.add(inHand);
     }
-    return new Preparation(buildAndStage(base, group, joined), false);
+    synchronized (this) {
+      taken.removeIf(m -> deferred.contains(m) || queue.contains(m));
+    }
+    long version = base.latestVersion() + 1;
+    for (Member member : taken) {
+      if (member.hold != null || member.result.isDone()) {
+        continue;
+      }
+      answer(member, new CommitStateUnknownException(version,
+          "the commit lane failed unexpectedly while preparing this commit (" + e + ")", e));
+    }
   }
 
   private GroupBuilder newGroup(TableSnapshot base) {

@@ -354,6 +354,47 @@ class PipelinedLaneTest {
   }
 
   @Test
+  void aPreparationThatFailsUnexpectedlyAnswersItsCommitsOutcomeUnknownAndAResubmissionLands() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean();
+    CommitObserver throwingOnce = (t, request) -> new CommitObserver.Observation() {
+      @Override
+      public void phase(CommitPhase phase) {
+        if (phase == CommitPhase.CHECKS && broken.compareAndSet(true, false)) {
+          throw new IllegalStateException("observer bug");
+        }
+      }
+
+      @Override
+      public void operation(dev.lancecommit.rules.OperationKind kind) { }
+
+      @Override
+      public void alreadyCommitted() { }
+
+      @Override
+      public TraceContext trace() {
+        return null;
+      }
+
+      @Override
+      public void leftLane() { }
+
+      @Override
+      public void finished(CommitResult result, Throwable failure) { }
+    };
+    service = new LaneCommitService(location -> table, settings(), events, executor, Clock.systemUTC(),
+        Duration.ofMinutes(10), throwingOnce);
+    commit(transactions.create());
+    Transaction append = transactions.append(1);
+    broken.set(true);
+    CompletableFuture<CommitResult> failed = submit(append, "a");
+    assertThat(failed).failsWithin(WAIT).withThrowableThat().havingCause()
+        .isInstanceOf(CommitStateUnknownException.class).withMessageContaining("observer bug");
+    assertThat(store.delegate().head(manifestKey(2))).isEmpty();
+    assertThat(submit(append, "a").get(20, TimeUnit.SECONDS).version()).isEqualTo(2);
+    assertThat(submit(transactions.append(1), "a").get(20, TimeUnit.SECONDS).version()).isEqualTo(3);
+  }
+
+  @Test
   void withGroupingOffEachWaitingCommitGetsAVersionOfItsOwn() throws Exception {
     service = newService(settings().withGroupLimits(1, Long.MAX_VALUE));
     commit(transactions.create());
