@@ -1,6 +1,15 @@
 package dev.lancecommit.coordinator;
 
 import dev.lancecommit.coordinator.auth.AuthConfig;
+import dev.lancecommit.coordinator.cluster.ClusterConfig;
+import dev.lancecommit.coordinator.cluster.ClusterHandover;
+import dev.lancecommit.coordinator.cluster.ClusterMembership;
+import dev.lancecommit.coordinator.cluster.OwnedCommits;
+import dev.lancecommit.coordinator.commit.CommitPermit;
+import dev.lancecommit.coordinator.commit.CommitService;
+import dev.lancecommit.coordinator.commit.TableNotOwnedException;
+import dev.lancecommit.coordinator.http.ClusterOptions;
+import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.commit.CommitEventSink;
 import dev.lancecommit.coordinator.commit.CommitSettings;
 import dev.lancecommit.coordinator.batch.BatchCoordinator;
@@ -48,12 +57,14 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,9 +83,11 @@ public final class Coordinator implements AutoCloseable {
   private final String topic;
   private final String metricsUrl;
   private final Observability observability;
+  private final ClusterMembership cluster;
 
   private Coordinator(Deque<AutoCloseable> resources, String restUrl, String warehouse, String kafkaBootstrap,
-      String topic, String metricsUrl, Observability observability) {
+      String topic, String metricsUrl, Observability observability, ClusterMembership cluster) {
+    this.cluster = cluster;
     this.resources = resources;
     this.restUrl = restUrl;
     this.warehouse = warehouse;
@@ -128,7 +141,19 @@ public final class Coordinator implements AutoCloseable {
       Catalog catalog = new Catalog(warehouse, Catalog.DEFAULT_CACHE_TTL, Clock.systemUTC(), pendingBatches);
       PublicationConfig publicationConfig = config.publicationConfig();
       String topic = publicationConfig.eventsTopic();
+      ClusterConfig clusterConfig = config.clusterConfig();
       String bootstrap = startKafka(config, resources);
+      // Cluster mode: tables are owned through Kafka's group protocol, on the partitions of the events topic.
+      ClusterMembership membership = null;
+      if (clusterConfig.enabled()) {
+        if (bootstrap == null) {
+          throw new IllegalArgumentException("cluster.enabled needs Kafka: tables are owned through its consumer "
+              + "group protocol (kafka is 'none')");
+        }
+        membership = new ClusterMembership(clusterConfig, bootstrap, topic);
+      }
+      ClusterMembership member = membership;
+      Predicate<TableRef> publishesHere = member == null ? table -> true : table -> member.publishes(table.joinedId());
       CommitEventSink events;
       Publication publication = null;
       Supplier<String> eventsStatus = () -> "disabled";
@@ -146,7 +171,7 @@ public final class Coordinator implements AutoCloseable {
         CatalogTableSource catalogTables = new CatalogTableSource(catalog, stores::resolve);
         Publication started = Publication.start(publicationConfig, bootstrap,
             observability.tracedPublisher(kafka, topic), stores::resolve,
-            () -> catalogTables.tables().stream().filter(t -> !pendingBatches.hides(t)).toList());
+            () -> catalogTables.tables().stream().filter(t -> !pendingBatches.hides(t)).toList(), publishesHere);
         resources.push(started);
         events = started.outbox();
         eventsStatus = () -> started.ready() ? "publishing"
@@ -161,11 +186,11 @@ public final class Coordinator implements AutoCloseable {
       }
 
       // Lanes and HTTP routes get pools of their own: a burst of catalog calls never delays a commit's write.
-      ExecutorService lanes = Executors.newFixedThreadPool(
+      ExecutorService laneThreads = Executors.newFixedThreadPool(
           config.get(CoordinatorConfig.COMMIT_THREADS), namedThreads("lcc-lane-"));
       resources.push(() -> {
-        lanes.shutdown();
-        lanes.awaitTermination(10, TimeUnit.SECONDS);
+        laneThreads.shutdown();
+        laneThreads.awaitTermination(10, TimeUnit.SECONDS);
       });
       ExecutorService workers = Executors.newFixedThreadPool(
           config.get(CoordinatorConfig.HTTP_WORKER_THREADS), namedThreads("lcc-worker-"));
@@ -186,15 +211,32 @@ public final class Coordinator implements AutoCloseable {
           config.get(CoordinatorConfig.COMMIT_VERIFY_FILES_PARALLELISM),
           config.get(CoordinatorConfig.COMMIT_GROUP_MAX_TRANSACTIONS),
           config.get(CoordinatorConfig.COMMIT_GROUP_MAX_BYTES));
-      LaneCommitService commits = new LaneCommitService(stores::resolve, settings, events, lanes, Clock.systemUTC(),
-          config.get(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS),
-          observability.commitObserver());
-      observability.bindCommits(commits);
+      // In cluster mode a lane writes only while this instance owns the table; otherwise the commit goes back,
+      // unwritten, to be sent to the owner.
+      CommitPermit permit = member == null ? CommitPermit.ALWAYS : table -> {
+        if (!member.serves(table.joinedId())) {
+          throw new TableNotOwnedException("This coordinator no longer owns table " + table.joinedId());
+        }
+      };
+      LaneCommitService lanes = new LaneCommitService(stores::resolve, settings, events, laneThreads,
+          Clock.systemUTC(),
+          config.get(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS), observability.commitObserver(), permit);
+      observability.bindCommits(lanes);
+      OwnedCommits owned = member == null ? null : new OwnedCommits(lanes, member);
+      CommitService commits = owned == null ? lanes : owned;
       AtomicBoolean takingCommits = new AtomicBoolean(true);
       readiness.add("commits", () -> takingCommits.get()
           ? new Readiness.Check(Readiness.Check.UP, true, "commit lanes running")
           : new Readiness.Check("down", true, "shutting down"));
-      BatchCoordinator batches = new BatchCoordinator(commits, warehouse, pendingBatches, workers, Clock.systemUTC(),
+      if (member != null) {
+        // Ready once this instance is a member: before that it cannot say who owns a table.
+        readiness.add("cluster", () -> member.isMember()
+            ? new Readiness.Check(Readiness.Check.UP, true, "member of " + clusterConfig.group())
+            : new Readiness.Check("joining", true, "joining group " + clusterConfig.group()));
+      }
+      // Batches hold the lanes themselves (a batch member is checked only where its table is owned: ClusterRouting
+      // sends a batch whose tables one instance owns to it).
+      BatchCoordinator batches = new BatchCoordinator(lanes, warehouse, pendingBatches, workers, Clock.systemUTC(),
           config.get(CoordinatorConfig.BATCH_APPLY_ATTEMPTS), config.get(CoordinatorConfig.BATCH_RECORD_RETENTION_MS),
           config.get(CoordinatorConfig.BATCH_TEST_APPLY_PAUSE_MS));
       resources.push(batches);
@@ -205,7 +247,8 @@ public final class Coordinator implements AutoCloseable {
         // are sent once publication is ready, and again every reconcile interval.
         DurableTableEvents durable = new DurableTableEvents(KafkaTableEventPublisher.builder(bootstrap).topic(topic)
             .publishTimeout(publicationConfig.publishTimeout()).build(),
-            warehouse, publication::ready, workers, publicationConfig.reconcileInterval());
+            warehouse, publication::ready, workers, publicationConfig.reconcileInterval(), catalog,
+            tableKey -> member == null || member.publishes(tableKey), Clock.systemUTC());
         publication.whenReady().thenRunAsync(durable::republishPending, workers);
         tableEvents = durable;
       }
@@ -218,7 +261,8 @@ public final class Coordinator implements AutoCloseable {
       RetentionConfig retention = config.retentionConfig();
       if (retention.enabled()) {
         RetentionService cleanup = new RetentionService(catalog, new TableCleanup(stores::resolve, refLocks, removals,
-            Clock.systemUTC(), retention.commitGrace()), retention.policy()).start(retention.interval());
+            Clock.systemUTC(), retention.commitGrace()), retention.policy(),
+            member == null ? table -> true : table -> member.serves(table.joinedId())).start(retention.interval());
         resources.push(cleanup);
       }
 
@@ -243,6 +287,7 @@ public final class Coordinator implements AutoCloseable {
               ? () -> observability.scrape().orElse("") : null)
           .refLocks(refLocks)
           .removalLog(removals)
+          .cluster(member == null ? null : ClusterOptions.of(member, clusterConfig))
           .build());
       LOG.info("Authentication {}", auth.enabled() ? "enabled for principals " + auth.principals()
           : "disabled (every request acts as 'anonymous')");
@@ -264,11 +309,21 @@ public final class Coordinator implements AutoCloseable {
           metricsUrl = restUrl + "/metrics";
         }
       }
+      if (member != null) {
+        // Joined once the events topic exists and the server answers (others forward here as soon as the map names
+        // this instance). Closed before the server: leaving the group hands the partitions over while requests are
+        // still forwarded from here.
+        ClusterHandover handover = new ClusterHandover(owned, lanes, publication, clusterConfig.handoverDrain());
+        resources.push(member);
+        if (publication != null) {
+          publication.whenReady().thenRun(() -> member.start(handover));
+        }
+      }
       // Closed first: readiness turns 503 before anything stops.
       resources.push(() -> takingCommits.set(false));
       LOG.info("Coordinator serving at {} (warehouse {}, kafka {}, topic {}, metrics {})", restUrl, warehouseUri,
           bootstrap == null ? "disabled" : bootstrap, topic, metricsUrl == null ? "disabled" : metricsUrl);
-      return new Coordinator(resources, restUrl, warehouseUri, bootstrap, topic, metricsUrl, observability);
+      return new Coordinator(resources, restUrl, warehouseUri, bootstrap, topic, metricsUrl, observability, member);
     } catch (Exception e) {
       closeAll(resources);
       if (e instanceof RuntimeException re) {
@@ -369,6 +424,11 @@ public final class Coordinator implements AutoCloseable {
   /** The metrics registry and tracing of this coordinator. */
   public Observability observability() {
     return observability;
+  }
+
+  /** Cluster mode: this instance's membership (which tables it owns, who owns the others). */
+  public Optional<ClusterMembership> cluster() {
+    return Optional.ofNullable(cluster);
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.lancecommit.config.ConfigCommandLine;
 import dev.lancecommit.config.ConfigKey;
 import dev.lancecommit.config.ConfigKeys;
 import dev.lancecommit.coordinator.auth.AuthConfig;
+import dev.lancecommit.coordinator.cluster.ClusterConfig;
 import dev.lancecommit.coordinator.credentials.CredentialsConfig;
 import dev.lancecommit.coordinator.observe.ObservabilityConfig;
 import dev.lancecommit.coordinator.publication.PublicationConfig;
@@ -157,7 +158,7 @@ public final class CoordinatorConfig {
   /** Every key of the coordinator, in documentation order. */
   private static final ConfigKeys ALL =
       ConfigKeys.of(KEYS, PublicationConfig.keys(), RetentionConfig.keys(), CredentialsConfig.keys(), AuthConfig.keys(),
-          ObservabilityConfig.keys());
+          ObservabilityConfig.keys(), ClusterConfig.keys());
 
   private final Config values;
   private final Map<String, String> given;
@@ -167,7 +168,7 @@ public final class CoordinatorConfig {
     this.given = Map.copyOf(given);
   }
 
-  /** Every key of the coordinator: its own, publication's, credentials' and auth's. */
+  /** Every key of the coordinator: its own, publication's, credentials', auth's and the cluster's. */
   public static ConfigKeys keys() {
     return ALL;
   }
@@ -219,6 +220,11 @@ public final class CoordinatorConfig {
 
   public RetentionConfig retentionConfig() {
     return RetentionConfig.from(values);
+  }
+
+  /** The cluster.* settings (cluster mode is off unless cluster.enabled). */
+  public ClusterConfig clusterConfig() {
+    return ClusterConfig.from(values);
   }
 
   public CredentialsConfig credentialsConfig() {
@@ -301,6 +307,7 @@ public final class CoordinatorConfig {
     public CoordinatorConfig build() {
       Config parsed = ALL.parse(values);
       AuthConfig.from(parsed); // principals, grants and secrets are checked together
+      ClusterConfig.from(parsed); // so are the cluster keys
       return new CoordinatorConfig(parsed, values);
     }
   }

@@ -32,12 +32,16 @@ import java.util.stream.Stream;
  * deletes, updates, compactions and index builds to a few tables through the coordinator's CommitTable over HTTP,
  * while a seeded schedule kills the coordinator process with SIGKILL and restarts it, makes S3 misbehave through
  * {@link S3FaultProxy}, and stops and restarts the Kafka broker. Afterwards every table's history, rows and events
- * are checked against the writers' own record ({@link Ledger}); see {@link ChaosReport}.
+ * are checked against the writers' own record ({@link Ledger}); see {@link ChaosReport}. With {@code --instances N}
+ * (N above 1) the coordinator is a cluster of N processes in cluster mode ({@link CoordinatorCluster}), every request
+ * goes to a random instance, and the faults {@code instance-kill} (kill -9 of one instance, restarted seconds later)
+ * and {@code instance-pause} (SIGSTOP past the group session timeout, then SIGCONT) take {@code kill}'s place.
  *
  * <pre>
  * mvn -B -q -o -pl chaos-tests -am install -DskipTests
  * java --add-opens=java.base/java.nio=ALL-UNNAMED -cp "chaos-tests/target/chaos-tests.jar:chaos-tests/target/lib/*" \
  *     dev.lancecommit.chaos.harness.ChaosHarness --writers 6 --tables 2 --seconds 600 --seed 7 --faults kill,s3,kafka
+ * ... ChaosHarness --instances 3 --writers 6 --tables 4 --seconds 600 --seed 7 --faults instance-kill,instance-pause,kafka
  * </pre>
  *
  * Exits 0 when every check passed, 1 when one failed, 2 on bad options or when the run itself broke.
@@ -46,6 +50,9 @@ public final class ChaosHarness {
   static final String NAMESPACE = "chaos";
   static final int INITIAL_ROWS = 20;
   static final long S3_MAX_STALL_MILLIS = FaultScheduler.MAX_STALL_MILLIS;
+  /** The cluster's group session timeout (cluster.session-timeout.ms's default: the instances run with it). */
+  static final long CLUSTER_SESSION_TIMEOUT_MS =
+      CoordinatorConfig.defaults().clusterConfig().sessionTimeout().toMillis();
 
   private final ChaosOptions options;
   private final Path workDir;
@@ -141,20 +148,35 @@ public final class ChaosHarness {
     String warehouse = s3 != null ? s3.uri("warehouse-" + Long.toUnsignedString(options.seed()))
         : workDir.resolve("warehouse").toString();
     boolean outbox = publicationOutboxWired();
-    CoordinatorProcess coordinator = new CoordinatorProcess(workDir, freePort(),
-        coordinatorArgs(warehouse, bootstrap, s3, proxy, outbox), options.coordinatorJar());
-    resources.push(coordinator);
-    coordinator.start();
-    log("coordinator at " + coordinator.baseUrl() + " (pid " + coordinator.pid() + "), warehouse " + warehouse);
-
-    CoordinatorClient client = new CoordinatorClient(coordinator.baseUrl());
+    CoordinatorProcess coordinator = null;
+    CoordinatorCluster cluster = null;
+    CoordinatorClient client;
+    if (options.instances() == 1) {
+      coordinator = new CoordinatorProcess(workDir, freePort(),
+          coordinatorArgs(warehouse, bootstrap, s3, proxy, outbox), options.coordinatorJar());
+      resources.push(coordinator);
+      coordinator.start();
+      log("coordinator at " + coordinator.baseUrl() + " (pid " + coordinator.pid() + "), warehouse " + warehouse);
+      client = new CoordinatorClient(coordinator.baseUrl());
+    } else {
+      cluster = new CoordinatorCluster(workDir, options.instances(),
+          coordinatorArgs(warehouse, bootstrap, s3, proxy, outbox), options.coordinatorJar(),
+          "chaos-" + Long.toUnsignedString(options.seed()));
+      resources.push(cluster);
+      cluster.start();
+      cluster.awaitSettled(cluster.instances(), Duration.ofSeconds(120));
+      List<String> urls = cluster.instances().stream().map(CoordinatorProcess::baseUrl).toList();
+      log(options.instances() + " coordinators in cluster mode at " + urls + ", warehouse " + warehouse);
+      client = new CoordinatorClient(urls); // every request to a random instance
+    }
     List<ChaosTable> tables = createTables(client, stores, s3 == null ? Map.of() : s3.lanceStorageOptions());
 
     EventRecorder recorder = EventRecorder.start(bootstrap, topic, "chaos-harness-" + options.seed());
     resources.push(recorder);
 
     RunControl control = new RunControl(Duration.ofSeconds(options.settleSeconds()));
-    FaultScheduler scheduler = new FaultScheduler(options, coordinator, proxy, kafka, faults);
+    FaultScheduler scheduler = new FaultScheduler(options, coordinator, cluster,
+        CLUSTER_SESSION_TIMEOUT_MS, proxy, kafka, faults);
     ExecutorService writers = startWriters(tables, client, control);
     faults.note("writers started");
     scheduler.start();
@@ -192,7 +214,7 @@ public final class ChaosHarness {
     log("checking");
     List<CheckResult> checks = new ArrayList<>();
     checks.add(CheckResult.of("faults injected and healed", scheduler.failures().isEmpty() && writersDone,
-        faultSummary(coordinator) + (writersDone ? "" : "; writers still running after the settle time")
+        faultSummary(coordinator, cluster) + (writersDone ? "" : "; writers still running after the settle time")
             + HistoryVerifier.examples(scheduler.failures().stream().map(Throwable::toString).toList())));
     checks.addAll(new HistoryVerifier(histories, ledger).verify());
     EventVerifier events = new EventVerifier(histories, bootstrap, topic);
@@ -214,10 +236,19 @@ public final class ChaosHarness {
     }
   }
 
-  private String faultSummary(CoordinatorProcess coordinator) {
-    return faults.countOf(FaultLog.COORDINATOR_KILL) + " kills, " + coordinator.starts() + " coordinator starts ("
-        + coordinator.failedStarts() + " failed and retried), " + faults.countOf(FaultLog.S3_WINDOW)
-        + " S3 fault windows, " + faults.countOf(FaultLog.KAFKA_STOP) + " Kafka stops";
+  private String faultSummary(CoordinatorProcess coordinator, CoordinatorCluster cluster) {
+    String coordinators;
+    if (coordinator != null) {
+      coordinators = faults.countOf(FaultLog.COORDINATOR_KILL) + " kills, " + coordinator.starts()
+          + " coordinator starts (" + coordinator.failedStarts() + " failed and retried)";
+    } else {
+      coordinators = cluster.size() + " instances: " + faults.countOf(FaultLog.INSTANCE_KILL) + " instance kills, "
+          + faults.countOf(FaultLog.INSTANCE_PAUSE) + " instance pauses past the session timeout, "
+          + cluster.instances().stream().mapToInt(CoordinatorProcess::starts).sum() + " instance starts ("
+          + cluster.instances().stream().mapToInt(CoordinatorProcess::failedStarts).sum() + " failed and retried)";
+    }
+    return coordinators + ", " + faults.countOf(FaultLog.S3_WINDOW) + " S3 fault windows, "
+        + faults.countOf(FaultLog.KAFKA_STOP) + " Kafka stops";
   }
 
   private List<String> coordinatorArgs(String warehouse, String bootstrap, S3ProxyFixture s3, S3FaultProxy proxy,

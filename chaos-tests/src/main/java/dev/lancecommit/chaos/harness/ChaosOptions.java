@@ -39,8 +39,12 @@ public final class ChaosOptions {
         } catch (IllegalArgumentException e) {
           throw new ConfigException(name, value, e.getMessage());
         }
-      }, () -> "a comma list of kill, s3, kafka, or all, or none"),
-      "Faults injected; empty: all with --store s3, kill,kafka with --store local.");
+      }, () -> "a comma list of kill, s3, kafka, instance-kill, instance-pause, or all, or none"),
+      "Faults injected; empty: all (kill, s3, kafka) with --store s3, kill,kafka with --store local; with "
+          + "--instances above 1, instance-kill and instance-pause take kill's place.");
+  public static final ConfigKey<Integer> INSTANCES = KEYS.integer("instances", 1, atLeast(1),
+      "Coordinator processes. 1: a single coordinator; above 1: a cluster (cluster mode, one Kafka group) whose "
+          + "instances the writers pick at random for every request.");
   public static final ConfigKey<String> STORE = KEYS.string("store", "s3", ConfigKeys.oneOf("s3", "s3proxy", "local"),
       "s3 = s3proxy in-process behind the fault proxy; local = a temp dir (no S3 faults possible).");
   public static final ConfigKey<Integer> SETTLE_SECONDS = KEYS.integer("settle-seconds", 180, atLeast(1),
@@ -61,6 +65,7 @@ public final class ChaosOptions {
       + "against the harness's own record.";
 
   private final int writers;
+  private final int instances;
   private final int tables;
   private final int seconds;
   private final long seed;
@@ -74,6 +79,7 @@ public final class ChaosOptions {
 
   private ChaosOptions(Builder b) {
     this.writers = b.writers;
+    this.instances = b.instances;
     this.tables = b.tables;
     this.seconds = b.seconds;
     this.seed = b.seed;
@@ -86,6 +92,13 @@ public final class ChaosOptions {
     this.keepWorkDir = b.keepWorkDir;
     if (store == Store.LOCAL && faults.contains(FaultKind.S3)) {
       throw new IllegalArgumentException("--faults s3 needs --store s3 (the fault proxy sits in front of s3proxy)");
+    }
+    if (instances == 1 && faults.stream().anyMatch(FaultKind.CLUSTER_ONLY::contains)) {
+      throw new IllegalArgumentException("--faults instance-kill and instance-pause need --instances 2 or more");
+    }
+    if (instances > 1 && faults.contains(FaultKind.KILL)) {
+      throw new IllegalArgumentException("--faults kill is the single coordinator's; with --instances " + instances
+          + " use instance-kill (and instance-pause)");
     }
   }
 
@@ -126,6 +139,7 @@ public final class ChaosOptions {
   static ChaosOptions from(Config values) {
     Builder b = builder()
         .writers(values.get(WRITERS))
+        .instances(values.get(INSTANCES))
         .tables(values.get(TABLES))
         .seconds(values.get(SECONDS))
         .store(parseStore(values.get(STORE)))
@@ -141,6 +155,11 @@ public final class ChaosOptions {
     } else if (b.store == Store.LOCAL) {
       b.faults(EnumSet.of(FaultKind.KILL, FaultKind.KAFKA));
     }
+    if (faults.isBlank() && b.instances > 1) {
+      EnumSet<FaultKind> clustered = EnumSet.copyOf(FaultKind.CLUSTER_ONLY);
+      b.faults.stream().filter(kind -> kind != FaultKind.KILL).forEach(clustered::add);
+      b.faults(clustered);
+    }
     if (!values.get(COORDINATOR_JAR).isBlank()) {
       b.coordinatorJar(Path.of(values.get(COORDINATOR_JAR)));
     }
@@ -152,6 +171,11 @@ public final class ChaosOptions {
 
   public int writers() {
     return writers;
+  }
+
+  /** Coordinator processes: 1, or a cluster of that many. */
+  public int instances() {
+    return instances;
   }
 
   public int tables() {
@@ -206,6 +230,9 @@ public final class ChaosOptions {
         .append(" --faults ").append(faults.isEmpty() ? "none" : String.join(",",
             EnumSet.copyOf(faults).stream().map(FaultKind::option).toList()))
         .append(" --store ").append(store.name().toLowerCase(Locale.ROOT));
+    if (instances > 1) {
+      out.append(" --instances ").append(instances);
+    }
     return out.toString();
   }
 
@@ -220,7 +247,8 @@ public final class ChaosOptions {
     private int tables = DEFAULTS.get(TABLES);
     private int seconds = DEFAULTS.get(SECONDS);
     private long seed = System.currentTimeMillis();
-    private Set<FaultKind> faults = EnumSet.allOf(FaultKind.class);
+    private Set<FaultKind> faults = EnumSet.copyOf(FaultKind.ALL_SINGLE);
+    private int instances = DEFAULTS.get(INSTANCES);
     private Store store = parseStore(DEFAULTS.get(STORE));
     private int settleSeconds = DEFAULTS.get(SETTLE_SECONDS);
     private int eventWaitSeconds = DEFAULTS.get(EVENT_WAIT_SECONDS);
@@ -232,6 +260,11 @@ public final class ChaosOptions {
 
     public Builder writers(int value) {
       writers = requirePositive(value, "writers");
+      return this;
+    }
+
+    public Builder instances(int value) {
+      instances = requirePositive(value, "instances");
       return this;
     }
 

@@ -11,21 +11,31 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The writers' HTTP client of the coordinator: CommitTable with the raw Transaction protobuf, DescribeTable for the
  * latest version, and the namespace calls the setup needs. Never throws for a failed call: every answer, or the lack
- * of one, comes back as a value the caller decides on.
+ * of one, comes back as a value the caller decides on. Given several instances of a cluster, every request goes to
+ * one picked at random (a resubmission too, so a retry after a killed instance reaches another).
  */
 public final class CoordinatorClient {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
-  private final String baseUrl;
+  private final List<String> baseUrls;
   private final HttpClient http;
 
   public CoordinatorClient(String baseUrl) {
-    this.baseUrl = baseUrl;
+    this(List.of(baseUrl));
+  }
+
+  /** @param baseUrls the instances of a cluster; each request goes to one of them at random */
+  public CoordinatorClient(List<String> baseUrls) {
+    if (baseUrls.isEmpty()) {
+      throw new IllegalArgumentException("no coordinator URL");
+    }
+    this.baseUrls = List.copyOf(baseUrls);
     this.http = HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5))
@@ -104,6 +114,8 @@ public final class CoordinatorClient {
   }
 
   public Answer post(String path, byte[] body, String contentType) {
+    String baseUrl = baseUrls.size() == 1 ? baseUrls.get(0)
+        : baseUrls.get(ThreadLocalRandom.current().nextInt(baseUrls.size()));
     HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path))
         .timeout(REQUEST_TIMEOUT)
         .header("Content-Type", contentType)

@@ -98,6 +98,33 @@ public final class CoordinatorProcess implements AutoCloseable {
     killNow();
   }
 
+  /** SIGSTOP: the process stands still (no thread runs, no heartbeat is sent) until {@link #resume()}. */
+  public synchronized void suspend() {
+    signal("STOP");
+  }
+
+  /** SIGCONT after {@link #suspend()}. */
+  public synchronized void resume() {
+    signal("CONT");
+  }
+
+  private void signal(String name) {
+    if (process == null || !process.isAlive()) {
+      throw new IllegalStateException("the coordinator is not running");
+    }
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not send SIG" + name, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while sending SIG" + name, e);
+    }
+  }
+
   public synchronized boolean isRunning() {
     return process != null && process.isAlive();
   }

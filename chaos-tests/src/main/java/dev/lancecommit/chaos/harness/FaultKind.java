@@ -12,7 +12,20 @@ public enum FaultKind {
    * conditional write landed. */
   S3("s3"),
   /** Kafka broker stop, then start on the same ports and data. */
-  KAFKA("kafka");
+  KAFKA("kafka"),
+  /** With {@code --instances N > 1}: kill -9 of one instance of the cluster, then a restart on its port. */
+  INSTANCE_KILL("instance-kill"),
+  /**
+   * With {@code --instances N > 1}: SIGSTOP of one instance past its group session timeout, then SIGCONT (it has
+   * lost its tables meanwhile, and must find out before it writes).
+   */
+  INSTANCE_PAUSE("instance-pause");
+
+  /** What {@code all} means: the faults of a single coordinator. */
+  static final Set<FaultKind> ALL_SINGLE = EnumSet.of(KILL, S3, KAFKA);
+
+  /** Faults that need a cluster ({@code --instances} above 1). */
+  static final Set<FaultKind> CLUSTER_ONLY = EnumSet.of(INSTANCE_KILL, INSTANCE_PAUSE);
 
   private final String option;
 
@@ -24,14 +37,14 @@ public enum FaultKind {
     return option;
   }
 
-  /** Parses {@code kill,s3,kafka}, {@code all} or {@code none}. */
+  /** Parses {@code kill,s3,kafka,instance-kill,instance-pause}, {@code all} (kill, s3, kafka) or {@code none}. */
   public static Set<FaultKind> parseList(String value) {
     String trimmed = value.trim().toLowerCase(Locale.ROOT);
     if (trimmed.equals("none") || trimmed.isEmpty()) {
       return EnumSet.noneOf(FaultKind.class);
     }
     if (trimmed.equals("all")) {
-      return EnumSet.allOf(FaultKind.class);
+      return EnumSet.copyOf(ALL_SINGLE);
     }
     EnumSet<FaultKind> kinds = EnumSet.noneOf(FaultKind.class);
     for (String part : trimmed.split(",")) {
@@ -44,7 +57,7 @@ public enum FaultKind {
       }
       if (kind == null) {
         throw new IllegalArgumentException("unknown fault '" + name + "': use a comma list of kill, s3, kafka, "
-            + "or all, or none");
+            + "instance-kill, instance-pause, or all, or none");
       }
       kinds.add(kind);
     }

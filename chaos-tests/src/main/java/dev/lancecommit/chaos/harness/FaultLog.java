@@ -12,6 +12,10 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class FaultLog {
   public static final String COORDINATOR_KILL = "coordinator kill -9";
   public static final String COORDINATOR_RESTART = "coordinator restart";
+  public static final String INSTANCE_KILL = "instance kill -9";
+  public static final String INSTANCE_RESTART = "instance restart";
+  public static final String INSTANCE_PAUSE = "instance SIGSTOP";
+  public static final String INSTANCE_RESUME = "instance SIGCONT";
   public static final String KAFKA_STOP = "kafka stop";
   public static final String KAFKA_START = "kafka start";
   public static final String S3_WINDOW = "s3 fault window";

@@ -11,7 +11,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Injects faults on a seeded schedule, one thread per enabled kind (so episodes of different kinds may overlap):
- * kill -9 and restart of the coordinator, S3 fault windows on the proxy, Kafka broker stop and start. Every kind's
+ * kill -9 and restart of the coordinator, S3 fault windows on the proxy, Kafka broker stop and start, and with a
+ * cluster kill -9 and restart of one instance, and SIGSTOP of one instance past its group session timeout then
+ * SIGCONT (never both to one instance at once). Every kind's
  * first episode falls inside the run, so even a short run sees each enabled kind at least once. {@link #stopAndHeal}
  * ends the schedule and leaves everything running and healthy.
  */
@@ -21,7 +23,13 @@ final class FaultScheduler {
   static final long MAX_STALL_MILLIS = 9_000;
 
   private final ChaosOptions options;
+  /** Pausing an instance this much longer than the session timeout makes the group give its tables away. */
+  static final long PAUSE_PAST_SESSION_MILLIS = 2_000;
+
   private final CoordinatorProcess coordinator;
+  private final CoordinatorCluster cluster;
+  private final long sessionTimeoutMillis;
+  private final java.util.Set<CoordinatorProcess> disturbed = new java.util.HashSet<>();
   private final S3FaultProxy proxy;
   private final EmbeddedKafkaBroker kafka;
   private final FaultLog log;
@@ -32,8 +40,20 @@ final class FaultScheduler {
 
   FaultScheduler(ChaosOptions options, CoordinatorProcess coordinator, S3FaultProxy proxy, EmbeddedKafkaBroker kafka,
       FaultLog log) {
+    this(options, coordinator, null, 0, proxy, kafka, log);
+  }
+
+  /**
+   * @param coordinator the single coordinator, or null with a cluster
+   * @param cluster the instances of a cluster, or null with a single coordinator
+   * @param sessionTimeoutMillis the cluster's group session timeout (how long a paused instance keeps its tables)
+   */
+  FaultScheduler(ChaosOptions options, CoordinatorProcess coordinator, CoordinatorCluster cluster,
+      long sessionTimeoutMillis, S3FaultProxy proxy, EmbeddedKafkaBroker kafka, FaultLog log) {
     this.options = options;
     this.coordinator = coordinator;
+    this.cluster = cluster;
+    this.sessionTimeoutMillis = sessionTimeoutMillis;
     this.proxy = proxy;
     this.kafka = kafka;
     this.log = log;
@@ -50,6 +70,12 @@ final class FaultScheduler {
     if (options.faults().contains(FaultKind.KAFKA)) {
       spawn("chaos-kafka", this::kafkaLoop);
     }
+    if (options.faults().contains(FaultKind.INSTANCE_KILL) && cluster != null) {
+      spawn("chaos-instance-kill", this::instanceKillLoop);
+    }
+    if (options.faults().contains(FaultKind.INSTANCE_PAUSE) && cluster != null) {
+      spawn("chaos-instance-pause", this::instancePauseLoop);
+    }
   }
 
   /** Ends the schedule: S3 faults off, Kafka running, the coordinator running. */
@@ -64,9 +90,17 @@ final class FaultScheduler {
     if (!kafka.isRunning()) {
       startKafka();
     }
-    if (!coordinator.isRunning()) {
+    if (coordinator != null && !coordinator.isRunning()) {
       coordinator.start();
       log.event(FaultLog.COORDINATOR_RESTART, "at heal");
+    }
+    if (cluster != null) {
+      for (CoordinatorProcess instance : cluster.instances()) {
+        if (!instance.isRunning()) {
+          instance.start();
+          log.event(FaultLog.INSTANCE_RESTART, instance.baseUrl() + " at heal");
+        }
+      }
     }
   }
 
@@ -93,6 +127,86 @@ final class FaultScheduler {
       if (stop || sleep(12_000 + random.nextInt(18_000))) {
         return;
       }
+    }
+  }
+
+  private void instanceKillLoop(Random random) {
+    long runMillis = options.seconds() * 1000L;
+    if (waitUntil((long) (runMillis * (0.10 + 0.25 * random.nextDouble())))) {
+      return;
+    }
+    while (true) {
+      CoordinatorProcess victim = pick(random);
+      boolean stop;
+      if (victim == null) {
+        stop = sleep(1_000);
+      } else {
+        try {
+          long pid = victim.pid();
+          victim.kill();
+          log.event(FaultLog.INSTANCE_KILL, victim.baseUrl() + " pid " + pid);
+          long down = 500 + random.nextInt(4_500);
+          stop = sleep(down);
+          victim.start();
+          log.event(FaultLog.INSTANCE_RESTART, victim.baseUrl() + " pid " + victim.pid() + ", " + down
+              + " ms after the kill");
+        } finally {
+          release(victim);
+        }
+        stop = stop || sleep(12_000 + random.nextInt(18_000));
+      }
+      if (stop) {
+        return;
+      }
+    }
+  }
+
+  private void instancePauseLoop(Random random) {
+    long runMillis = options.seconds() * 1000L;
+    if (waitUntil((long) (runMillis * (0.20 + 0.25 * random.nextDouble())))) {
+      return;
+    }
+    while (true) {
+      CoordinatorProcess victim = pick(random);
+      boolean stop;
+      if (victim == null) {
+        stop = sleep(1_000);
+      } else {
+        try {
+          victim.suspend();
+          long paused = sessionTimeoutMillis + PAUSE_PAST_SESSION_MILLIS + random.nextInt(4_000);
+          log.event(FaultLog.INSTANCE_PAUSE, victim.baseUrl() + " pid " + victim.pid() + " for " + paused + " ms");
+          stop = sleep(paused);
+          victim.resume();
+          log.event(FaultLog.INSTANCE_RESUME, victim.baseUrl());
+        } finally {
+          release(victim);
+        }
+        stop = stop || sleep(12_000 + random.nextInt(18_000));
+      }
+      if (stop) {
+        return;
+      }
+    }
+  }
+
+  /** A running instance no other fault holds now (held until {@link #release}), or null. */
+  private CoordinatorProcess pick(Random random) {
+    synchronized (disturbed) {
+      List<CoordinatorProcess> candidates = cluster.instances().stream()
+          .filter(i -> i.isRunning() && !disturbed.contains(i)).toList();
+      if (candidates.size() < 2) {
+        return null; // one instance always serves
+      }
+      CoordinatorProcess chosen = candidates.get(random.nextInt(candidates.size()));
+      disturbed.add(chosen);
+      return chosen;
+    }
+  }
+
+  private void release(CoordinatorProcess instance) {
+    synchronized (disturbed) {
+      disturbed.remove(instance);
     }
   }
 

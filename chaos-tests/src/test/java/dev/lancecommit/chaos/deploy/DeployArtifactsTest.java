@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.lancecommit.coordinator.CoordinatorConfig;
+import dev.lancecommit.coordinator.cluster.ClusterConfig;
 import dev.lancecommit.coordinator.publication.PublicationConfig;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -16,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -68,7 +70,8 @@ class DeployArtifactsTest {
     }
     names.remove("add-opens"); // a JVM option
     names.remove("config");
-    assertThat(names).contains("s3.access-key-id", "auth.principals.ingest.token", "auth.principals.ingest.api-key");
+    assertThat(names).contains("s3.access-key-id", "auth.principals.ingest.token", "auth.principals.ingest.api-key",
+        "cluster.enabled", "cluster.advertised-url", "cluster.secret", "cluster.group", "cluster.instance-id");
     assertThat(names).allSatisfy(name -> assertThat(CoordinatorConfig.keys().accepts(name)).as(name).isTrue());
   }
 
@@ -76,13 +79,20 @@ class DeployArtifactsTest {
   void theKubernetesManifestsAgreeWithTheConfigurationAndTheImage() throws IOException {
     JsonNode kustomization = YAML.readTree(DEPLOY.resolve("kustomization.yaml").toFile());
     Map<String, JsonNode> byKind = new HashMap<>();
+    Map<String, JsonNode> services = new HashMap<>();
     for (JsonNode resource : kustomization.path("resources")) {
       Path file = DEPLOY.resolve(resource.asText());
       assertThat(file).exists();
       JsonNode manifest = YAML.readTree(file.toFile());
-      byKind.put(manifest.path("kind").asText(), manifest);
+      if (manifest.path("kind").asText().equals("Service")) {
+        services.put(manifest.path("metadata").path("name").asText(), manifest);
+      } else {
+        byKind.put(manifest.path("kind").asText(), manifest);
+      }
     }
-    assertThat(byKind).containsKeys("Deployment", "Service", "ServiceAccount");
+    assertThat(byKind).containsKeys("Deployment", "ServiceAccount", "PodDisruptionBudget");
+    assertThat(services).containsKeys("lance-commit-coordinator", "lance-commit-coordinator-peers");
+    byKind.put("Service", services.get("lance-commit-coordinator"));
     JsonNode generator = kustomization.path("configMapGenerator").get(0);
     String configFile = generator.path("files").get(0).asText();
     assertThat(configFile).isEqualTo("coordinator.properties=config/coordinator.properties");
@@ -135,6 +145,95 @@ class DeployArtifactsTest {
     JsonNode secret = YAML.readTree(DEPLOY.resolve("kubernetes/secret.example.yaml").toFile());
     assertThat(container.path("envFrom").get(0).path("secretRef").path("name").asText())
         .isEqualTo(secret.path("metadata").path("name").asText());
+    assertThat(secret.path("stringData").path("LCC_CLUSTER_SECRET").asText()).hasSizeGreaterThanOrEqualTo(16);
+
+    // Cluster mode: three instances rolled one at a time, at most one taken away voluntarily, each advertising its
+    // pod IP, peers listed by a headless Service
+    JsonNode deployment = byKind.get("Deployment").path("spec");
+    assertThat(deployment.path("replicas").asInt()).isEqualTo(3);
+    assertThat(deployment.path("strategy").path("type").asText()).isEqualTo("RollingUpdate");
+    assertThat(deployment.path("strategy").path("rollingUpdate").path("maxUnavailable").asInt()).isZero();
+    JsonNode podLabels = byKind.get("Deployment").path("spec").path("template").path("metadata").path("labels");
+    JsonNode pdb = byKind.get("PodDisruptionBudget").path("spec");
+    assertThat(pdb.path("maxUnavailable").asInt()).isEqualTo(1);
+    assertThat(podLabels).isEqualTo(pdb.path("selector").path("matchLabels"));
+    JsonNode peers = services.get("lance-commit-coordinator-peers").path("spec");
+    assertThat(peers.path("clusterIP").asText()).isEqualTo("None");
+    assertThat(peers.path("selector")).isEqualTo(podLabels);
+    assertThat(peers.path("ports").get(0).path("targetPort").asText()).isEqualTo(port.path("name").asText());
+    Map<String, JsonNode> env = new HashMap<>();
+    container.path("env").forEach(variable -> env.put(variable.path("name").asText(), variable));
+    assertThat(env.get("LCC_CLUSTER_ENABLED").path("value").asText()).isEqualTo("true");
+    assertThat(env.get("LCC_POD_IP").path("valueFrom").path("fieldRef").path("fieldPath").asText())
+        .isEqualTo("status.podIP");
+    assertThat(env.get("LCC_CLUSTER_INSTANCE_ID").path("valueFrom").path("fieldRef").path("fieldPath").asText())
+        .isEqualTo("metadata.name");
+  }
+
+  /**
+   * The entrypoint turns the pod's environment into the cluster keys (the advertised URL from the pod IP and the
+   * configured port), and what it passes is a valid cluster configuration. A stand-in {@code java} records the
+   * arguments instead of starting the coordinator (cluster mode needs Kafka; the real start is tested above).
+   */
+  @Test
+  void theEntrypointTakesTheClusterKeysFromTheEnvironment() throws Exception {
+    Path bin = Files.createDirectories(work.resolve("bin"));
+    Path recorded = work.resolve("args");
+    Path java = bin.resolve("java");
+    Files.writeString(java, "#!/bin/sh\nfor arg in \"$@\"; do printf '%s\\n' \"$arg\"; done > \"$ARGS_FILE\"\n");
+    assertThat(java.toFile().setExecutable(true)).isTrue();
+
+    List<String> args = runEntrypoint(bin, recorded, Map.of("LCC_CLUSTER_ENABLED", "true", "LCC_POD_IP", "10.42.0.7",
+        "LCC_CLUSTER_INSTANCE_ID", "lance-commit-coordinator-7d9f-x2x4q"));
+    Map<String, String> options = options(args);
+    assertThat(options).containsEntry("cluster.enabled", "true")
+        .containsEntry("cluster.advertised-url", "http://10.42.0.7:" + properties().getProperty("port"))
+        .containsEntry("cluster.instance-id", "lance-commit-coordinator-7d9f-x2x4q")
+        .containsEntry("cluster.secret", exampleSecrets().get("LCC_CLUSTER_SECRET"));
+    CoordinatorConfig.Builder builder = CoordinatorConfig.builder().load(PROPERTIES);
+    options.forEach(builder::set);
+    ClusterConfig cluster = builder.build().clusterConfig();
+    assertThat(cluster.enabled()).isTrue();
+    assertThat(cluster.advertisedUrl()).isEqualTo("http://10.42.0.7:9101");
+    assertThat(cluster.instanceId()).contains("lance-commit-coordinator-7d9f-x2x4q");
+
+    // an IPv6 pod IP is bracketed; LCC_PORT and an explicit URL win
+    assertThat(options(runEntrypoint(bin, recorded, Map.of("LCC_CLUSTER_ENABLED", "true", "LCC_POD_IP", "fd00::7",
+        "LCC_PORT", "9200")))).containsEntry("cluster.advertised-url", "http://[fd00::7]:9200");
+    assertThat(options(runEntrypoint(bin, recorded, Map.of("LCC_CLUSTER_ENABLED", "true", "LCC_POD_IP", "10.42.0.7",
+        "LCC_CLUSTER_ADVERTISED_URL", "http://coordinator-0.peers:9101"))))
+        .containsEntry("cluster.advertised-url", "http://coordinator-0.peers:9101");
+    // without LCC_CLUSTER_ENABLED nothing of the cluster is passed: a single coordinator
+    assertThat(options(runEntrypoint(bin, recorded, Map.of("LCC_POD_IP", "10.42.0.7"))))
+        .doesNotContainKeys("cluster.enabled", "cluster.advertised-url", "cluster.secret");
+  }
+
+  private List<String> runEntrypoint(Path bin, Path recorded, Map<String, String> env) throws Exception {
+    Files.deleteIfExists(recorded);
+    ProcessBuilder builder = new ProcessBuilder("sh", DEPLOY.resolve("container/entrypoint.sh").toString())
+        .redirectErrorStream(true)
+        .redirectOutput(work.resolve("entrypoint.log").toFile());
+    builder.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    builder.environment().put("ARGS_FILE", recorded.toString());
+    builder.environment().put("LCC_CONFIG", PROPERTIES.toString());
+    builder.environment().putAll(exampleSecrets());
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    assertThat(process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).as(Files.readString(work.resolve("entrypoint.log"))).isZero();
+    return Files.readAllLines(recorded);
+  }
+
+  /** The coordinator's options among java's arguments: every --key value pair after -jar's jar. */
+  private static Map<String, String> options(List<String> args) {
+    List<String> after = new ArrayList<>(args.subList(args.indexOf("-jar") + 2, args.size()));
+    Map<String, String> options = new HashMap<>();
+    for (int i = 0; i + 1 < after.size(); i += 2) {
+      assertThat(after.get(i)).startsWith("--");
+      options.put(after.get(i).substring(2), after.get(i + 1));
+    }
+    options.remove("config");
+    return options;
   }
 
   @Test
@@ -225,6 +324,8 @@ class DeployArtifactsTest {
         options.put("auth.principals." + principal(name, "LCC_TOKEN_") + ".token", value);
       } else if (name.startsWith("LCC_API_KEY_")) {
         options.put("auth.principals." + principal(name, "LCC_API_KEY_") + ".api-key", value);
+      } else if (name.equals("LCC_CLUSTER_SECRET")) {
+        options.put("cluster.secret", value);
       } else {
         unknown.add(name);
       }

@@ -32,7 +32,7 @@ class ChaosOptionsTest {
 
   @Test
   void defaultsToEveryFaultOnS3AndToTheFaultsALocalStoreAllows() {
-    assertThat(ChaosOptions.parse(new String[0]).faults()).containsExactlyInAnyOrder(FaultKind.values());
+    assertThat(ChaosOptions.parse(new String[0]).faults()).containsExactlyInAnyOrderElementsOf(FaultKind.ALL_SINGLE);
     assertThat(ChaosOptions.parse(new String[] {"--store", "local"}).faults())
         .containsExactlyInAnyOrder(FaultKind.KILL, FaultKind.KAFKA);
     assertThat(ChaosOptions.parse(new String[] {"--faults", "none"}).faults()).isEmpty();
@@ -43,10 +43,33 @@ class ChaosOptionsTest {
     ChaosOptions options = ChaosOptions.parse(new String[] {"--seconds", "600", "--faults", "kill,s3,kafka",
         "--store", "s3"});
     assertThat(options.seconds()).isEqualTo(600);
-    assertThat(options.faults()).containsExactlyInAnyOrder(FaultKind.values());
+    assertThat(options.faults()).containsExactlyInAnyOrderElementsOf(FaultKind.ALL_SINGLE);
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
     assertThat(ChaosOptions.parse(new String[] {"--help"}, new java.io.PrintStream(out, true))).isNull();
     assertThat(out.toString()).contains(ChaosOptions.keys().markdown()).contains("--config");
+  }
+
+  @Test
+  void aClusterRunKillsAndPausesInstancesInsteadOfTheCoordinator() {
+    ChaosOptions defaults = ChaosOptions.parse(new String[] {"--instances", "3"});
+    assertThat(defaults.instances()).isEqualTo(3);
+    assertThat(defaults.faults()).containsExactlyInAnyOrder(FaultKind.INSTANCE_KILL, FaultKind.INSTANCE_PAUSE,
+        FaultKind.S3, FaultKind.KAFKA);
+    assertThat(ChaosOptions.parse(new String[] {"--instances", "3", "--store", "local"}).faults())
+        .containsExactlyInAnyOrder(FaultKind.INSTANCE_KILL, FaultKind.INSTANCE_PAUSE, FaultKind.KAFKA);
+    ChaosOptions chosen = ChaosOptions.parse(new String[] {"--instances", "3", "--faults",
+        "instance-kill,instance-pause", "--seed", "5", "--store", "local"});
+    assertThat(chosen.faults()).containsExactlyInAnyOrder(FaultKind.INSTANCE_KILL, FaultKind.INSTANCE_PAUSE);
+    assertThat(chosen.commandLine()).endsWith("--faults instance-kill,instance-pause --store local --instances 3");
+    assertThat(ChaosOptions.parse(chosen.commandLine().split(" ")).commandLine()).isEqualTo(chosen.commandLine());
+    assertThat(ChaosOptions.parse(new String[0]).instances()).isEqualTo(1);
+
+    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--faults", "instance-kill"}))
+        .hasMessageContaining("--instances 2");
+    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--instances", "3", "--faults", "kill"}))
+        .hasMessageContaining("instance-kill");
+    assertThatThrownBy(() -> ChaosOptions.parse(new String[] {"--instances", "0"}))
+        .hasMessageContaining("instances");
   }
 
   @Test

@@ -88,6 +88,7 @@ final class CommitLane {
   private final SerialQueue after;
   private final GroupBuilder.Limits limits;
   private final CommitFileCheck files;
+  private final CommitPermit permit;
   /** Manifests of earlier versions read for conflict checks (versions never change once landed). */
   private final Map<Long, TableState> statesAt = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
@@ -116,7 +117,8 @@ final class CommitLane {
       CommitSettings settings,
       CommitEventSink events,
       Executor executor,
-      Clock clock) {
+      Clock clock,
+      CommitPermit permit) {
     this.table = table;
     this.ops = ops;
     this.stores = stores;
@@ -124,6 +126,7 @@ final class CommitLane {
     this.events = events;
     this.executor = executor;
     this.clock = clock;
+    this.permit = permit;
     this.after = new SerialQueue(executor);
     this.limits = new GroupBuilder.Limits(settings.groupMaxTransactions(), settings.groupMaxBytes());
     this.files = new CommitFileCheck(new FileVerifier(stores, executor, settings.verifyFilesParallelism()),
@@ -598,6 +601,9 @@ final class CommitLane {
   /** Writes the staged version's manifest; answers its members or prepares them again. */
   private void write(Version version) {
     try (CommitObserver.PhaseScope traced = version.members.get(0).observation.enterPhase()) {
+      // Cluster mode: an instance that lost the table answers TableNotOwnedException, nothing written, and the
+      // commits go to the new owner; what was prepared on top is prepared again and meets the same answer.
+      permit.check(version.members.get(version.members.size() - 1).table);
       CommitOutcome outcome = ops.commit(version.staged);
       if (outcome instanceof CommitOutcome.Taken) {
         retryTaken(version);
@@ -791,6 +797,20 @@ final class CommitLane {
     }
   }
 
+  /** The table as it was when the lane was made. */
+  TableRef table() {
+    return table;
+  }
+
+  /**
+   * Cluster mode: refuses ({@link TableNotOwnedException}) when this instance does not own the table now. Asked before
+   * a lane's own write and before a batch member is recorded; a recorded batch is rolled forward whoever owns the
+   * table (put-if-absent is the fence either way).
+   */
+  void checkPermit(TableRef current) {
+    permit.check(current);
+  }
+
   /** Under a hold: writes a version {@link #build} staged (the one put-if-absent); Taken when another has it. */
   CommitOutcome write(Built.Ready ready) {
     return ops.commit(ready.staged());
@@ -880,6 +900,7 @@ final class CommitLane {
             stores);
         NextVersion prepared = NextVersion.of(version, current.scheme(), next, txn);
         member.observation.phase(CommitPhase.STORAGE_WRITE);
+        permit.check(member.table);
         CommitOutcome outcome;
         try (CommitObserver.PhaseScope traced = member.observation.enterPhase()) {
           outcome = ops.commit(current, prepared);

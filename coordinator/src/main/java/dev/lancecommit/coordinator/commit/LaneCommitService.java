@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Routes each commit to its table's lane, keyed by location, table uuid and branch (a rename keeps the lane; events
@@ -21,22 +22,33 @@ public final class LaneCommitService implements CommitService, TableLanes {
   private final CommitEventSink events;
   private final Executor executor;
   private final Clock clock;
+  private final CommitPermit permit;
   private final Cache<String, CommitLane> lanes;
   private final CommitObserver observer;
 
   public LaneCommitService(Function<String, StorageLocation> stores, CommitSettings settings, CommitEventSink events,
       Executor executor, Clock clock, Duration laneIdleTimeout) {
-    this(stores, settings, events, executor, clock, laneIdleTimeout, CommitObserver.NONE);
+    this(stores, settings, events, executor, clock, laneIdleTimeout, CommitObserver.NONE, CommitPermit.ALWAYS);
   }
 
   public LaneCommitService(Function<String, StorageLocation> stores, CommitSettings settings, CommitEventSink events,
       Executor executor, Clock clock, Duration laneIdleTimeout, CommitObserver observer) {
+    this(stores, settings, events, executor, clock, laneIdleTimeout, observer, CommitPermit.ALWAYS);
+  }
+
+  /**
+   * @param observer told of every commit's phases (metrics, traces)
+   * @param permit asked before every manifest write (cluster mode: does this instance still own the table?)
+   */
+  public LaneCommitService(Function<String, StorageLocation> stores, CommitSettings settings, CommitEventSink events,
+      Executor executor, Clock clock, Duration laneIdleTimeout, CommitObserver observer, CommitPermit permit) {
     this.observer = observer;
     this.stores = stores;
     this.settings = settings;
     this.events = events;
     this.executor = executor;
     this.clock = clock;
+    this.permit = permit;
     this.lanes = Caffeine.newBuilder().expireAfterAccess(laneIdleTimeout).build();
   }
 
@@ -99,9 +111,17 @@ public final class LaneCommitService implements CommitService, TableLanes {
     }
   }
 
+  /**
+   * Drops the lanes of the tables {@code which} selects, with what they cached (cluster mode: tables handed over to
+   * another instance). A lane still draining finishes its queue; its next commits go to a fresh lane.
+   */
+  public void forget(Predicate<TableRef> which) {
+    lanes.asMap().values().removeIf(lane -> which.test(lane.table()));
+  }
+
   private CommitLane newLane(TableRef table) {
     return new CommitLane(table, TableOperations.of(stores.apply(table.branchRoot()), new TableOperations.Options(
         table.displayName(), settings.recentTransactions(), settings.ambiguousWriteAttempts(),
-        settings.newTableScheme())), stores, settings, events, executor, clock);
+        settings.newTableScheme())), stores, settings, events, executor, clock, permit);
   }
 }

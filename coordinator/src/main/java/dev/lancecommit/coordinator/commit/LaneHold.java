@@ -29,6 +29,7 @@ final class LaneHold implements HeldLane {
   @Override
   public synchronized CheckedCommit check(CommitRequest request) {
     requireHeld();
+    lane.checkPermit(table); // cluster mode: a batch member is checked only where its table is owned
     Transaction txn = TransactionDecoding.decode(request.transaction());
     OperationKind kind = OperationKind.of(txn);
     if (kind == OperationKind.CLONE) {

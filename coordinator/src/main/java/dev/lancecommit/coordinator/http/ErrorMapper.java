@@ -4,6 +4,7 @@ import dev.lancecommit.coordinator.auth.PermissionDeniedException;
 import dev.lancecommit.coordinator.auth.UnauthenticatedException;
 import dev.lancecommit.coordinator.commit.CommitThrottledException;
 import dev.lancecommit.coordinator.commit.InvalidCommitRequestException;
+import dev.lancecommit.coordinator.commit.TableNotOwnedException;
 import dev.lancecommit.coordinator.commit.VersionConflictException;
 import dev.lancecommit.coordinator.credentials.CredentialVendingException;
 import dev.lancecommit.coordinator.credentials.InvalidTableLocationException;
@@ -152,6 +153,10 @@ public final class ErrorMapper {
     }
     if (t instanceof CommitThrottledException) {
       return new ApiException(429, ErrorCode.THROTTLING, "Too many commits queued for this table", t.getMessage());
+    }
+    if (t instanceof TableNotOwnedException) {
+      return new ApiException(503, ErrorCode.SERVICE_UNAVAILABLE, "Table handed over to another coordinator",
+          t.getMessage() + ". Nothing was written; resubmitting the same request is safe.");
     }
     if (t instanceof CommitStateUnknownException e) {
       LOG.warn("Commit state unknown for version {}: {}", e.version(), e.toString());

@@ -4,6 +4,8 @@ import dev.lancecommit.coordinator.observe.Readiness;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -17,9 +19,14 @@ final class ProbeRoutes {
 
   private ProbeRoutes() {}
 
-  static void mountHealth(Router router, Supplier<String> eventsStatus, Readiness readiness) {
-    router.get("/healthz").handler(ctx -> Responses.json(ctx, new JsonObject().put("status", "ok")
-        .put("events", eventsStatus.get())));
+  /** @param cluster cluster mode: this instance's membership (member, generation, partition owners) */
+  static void mountHealth(Router router, Supplier<String> eventsStatus, Readiness readiness,
+      Optional<Supplier<Map<String, Object>>> cluster) {
+    router.get("/healthz").handler(ctx -> {
+      JsonObject health = new JsonObject().put("status", "ok").put("events", eventsStatus.get());
+      cluster.ifPresent(status -> health.put("cluster", new JsonObject(status.get())));
+      Responses.json(ctx, health);
+    });
     router.get("/readyz").handler(ctx -> readyz(ctx, readiness));
   }
 

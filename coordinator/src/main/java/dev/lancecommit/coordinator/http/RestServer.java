@@ -43,6 +43,7 @@ public final class RestServer {
   private final Router router;
   private final Counter forbidden;
   private final List<String> deployments = new ArrayList<>();
+  private ClusterRouting clusterRouting;
 
   public RestServer(Vertx vertx, Catalog catalog, CommitService commitService) {
     this(vertx, catalog, commitService, RestServerOptions.defaults());
@@ -89,7 +90,11 @@ public final class RestServer {
     List<Future<Void>> closing = new ArrayList<>();
     deployments.forEach(id -> closing.add(vertx.undeploy(id)));
     deployments.clear();
-    return Future.all(closing).mapEmpty();
+    return Future.all(closing).<Void>mapEmpty().onComplete(done -> {
+      if (clusterRouting != null) {
+        clusterRouting.close();
+      }
+    });
   }
 
   /** One HTTP server on the event loop of its verticle instance, serving the shared router. */
@@ -124,18 +129,29 @@ public final class RestServer {
   private Router buildRouter(Catalog catalog, CommitService commitService) {
     Blocking blocking = new Blocking(vertx, options.blockingExecutor().orElse(null));
     AccessControl access = options.accessControl();
-    TableEventNotifier tableEvents = new TableEventNotifier(options.tableEvents(), Clock.systemUTC());
+    TableEventNotifier tableEvents = new TableEventNotifier(options.tableEventIntents(), Clock.systemUTC());
     Router r = Router.router(vertx);
     // Before authentication: probes and scrapes carry no credentials, and the answers reveal nothing about tables.
     // Before tracing too: a probe every few seconds is not worth a trace.
-    ProbeRoutes.mountHealth(r, options.eventsStatus(), options.readiness());
+    Optional<ClusterOptions> cluster = options.cluster();
+    ProbeRoutes.mountHealth(r, options.eventsStatus(), options.readiness(),
+        cluster.map(c -> c.ownership()::status));
     options.metrics().ifPresent(scrape -> ProbeRoutes.mountMetrics(r, scrape));
     r.route().handler(new HttpTracing(options.openTelemetry())::handle);
-    r.route().handler(new Authentication(access, options.meterRegistry())::handle);
+    Authentication authentication = new Authentication(access, options.meterRegistry(),
+        cluster.map(ClusterOptions::signer).orElse(null));
+    r.route().handler(authentication::handle);
     // No route takes a form, and Vert.x's form decoder throws on a malformed one inside the body handler: refuse
     // form bodies before it reads them (found by the fuzz suite as a 500).
     r.route().handler(RestServer::refuseForms);
     r.route().handler(BodyHandler.create(false).setBodyLimit(options.maxBodyBytes()));
+    if (cluster.isPresent()) {
+      // Forwarded requests are believed once their signature, which covers the body, checks out; then the requests
+      // that change a table go to its owner, before the routes below run.
+      r.route().handler(authentication::verifyForwarded);
+      clusterRouting = new ClusterRouting(vertx, cluster.get());
+      clusterRouting.mount(r);
+    }
     new NamespaceRoutes(catalog, blocking, access).mount(r);
     new TableListRoutes(catalog, blocking, access).mount(r);
     new TableRoutes(catalog, blocking, access, new CredentialVending(options.credentialVendor(), access),

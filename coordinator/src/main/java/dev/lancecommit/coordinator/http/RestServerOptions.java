@@ -6,6 +6,7 @@ import dev.lancecommit.coordinator.credentials.CredentialVendor;
 import dev.lancecommit.coordinator.observe.Readiness;
 import dev.lancecommit.coordinator.refs.RefLocks;
 import dev.lancecommit.coordinator.retention.RemovalLog;
+import dev.lancecommit.coordinator.publication.TableEventIntents;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.events.TableEventPublisher;
 import dev.lancecommit.events.tracing.Telemetry;
@@ -61,6 +62,7 @@ public final class RestServerOptions {
   private final RemovalLog removalLog;
   private final int verifyParallelism;
   private final int eventLoops;
+  private final ClusterOptions cluster;
 
   private RestServerOptions(Builder builder) {
     this.openTelemetry = builder.openTelemetry;
@@ -80,6 +82,7 @@ public final class RestServerOptions {
     this.eventsStatus = builder.eventsStatus;
     this.refLocks = builder.refLocks;
     this.removalLog = builder.removalLog;
+    this.cluster = builder.cluster;
   }
 
   public static RestServerOptions defaults() {
@@ -162,6 +165,19 @@ public final class RestServerOptions {
     return removalLog;
   }
 
+  /**
+   * Where catalog changes are announced before they are made: the table event publisher itself when it keeps
+   * announcements ({@code DurableTableEvents} does), else none (events go straight to the publisher).
+   */
+  public TableEventIntents tableEventIntents() {
+    return tableEvents instanceof TableEventIntents intents ? intents : TableEventIntents.none(tableEvents);
+  }
+
+  /** Cluster mode: table-changing requests go to their table's owner; absent on a single coordinator. */
+  public Optional<ClusterOptions> cluster() {
+    return Optional.ofNullable(cluster);
+  }
+
   public static final class Builder {
     private long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
     private Executor blockingExecutor;
@@ -179,6 +195,7 @@ public final class RestServerOptions {
     private RefLocks refLocks = new RefLocks();
     private RemovalLog removalLog = new RemovalLog(Clock.systemUTC());
     private int verifyParallelism = 8;
+    private ClusterOptions cluster;
 
     private int eventLoops = 1;
 
@@ -210,6 +227,12 @@ public final class RestServerOptions {
     /** Serve {@code GET /metrics} with what {@code scrape} returns; null: no such route. */
     public Builder metrics(Supplier<String> scrape) {
       this.metrics = scrape;
+      return this;
+    }
+
+    /** Cluster mode (null: a single coordinator). */
+    public Builder cluster(ClusterOptions cluster) {
+      this.cluster = cluster;
       return this;
     }
 

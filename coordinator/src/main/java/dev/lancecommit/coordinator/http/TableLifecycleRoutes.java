@@ -6,6 +6,8 @@ import dev.lancecommit.coordinator.auth.Principal;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import dev.lancecommit.coordinator.namespace.Identifiers;
 import dev.lancecommit.coordinator.namespace.TableEntry;
+import dev.lancecommit.coordinator.publication.TableEventIntents;
+import dev.lancecommit.events.TableEvent;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -41,9 +43,11 @@ final class TableLifecycleRoutes {
     List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
     Principal caller = Authentication.principal(ctx);
     access.require(caller, Permission.ADMIN, id);
-    blocking.run(() -> catalog.deregisterTable(id))
-        .onSuccess(entry -> events.deregistered(entry, caller))
-        .onSuccess(entry -> Responses.json(ctx, removed(entry)))
+    blocking.run(() -> {
+      TableEventIntents.Intent intent = events.announce(TableEvent.Type.DEREGISTERED, id, null, caller);
+      return new Changed(TableEventNotifier.made(intent, () -> catalog.deregisterTable(id)), intent);
+    }).onSuccess(changed -> events.deregistered(changed.entry(), caller, changed.intent()))
+        .onSuccess(changed -> Responses.json(ctx, removed(changed.entry())))
         .onFailure(ctx::fail);
   }
 
@@ -53,9 +57,11 @@ final class TableLifecycleRoutes {
     List<String> id = RequestIds.tableId(ctx, body.stringList("id"));
     Principal caller = Authentication.principal(ctx);
     access.require(caller, Permission.ADMIN, id);
-    blocking.run(() -> catalog.dropTable(id))
-        .onSuccess(entry -> events.dropped(entry, caller))
-        .onSuccess(entry -> Responses.json(ctx, removed(entry)))
+    blocking.run(() -> {
+      TableEventIntents.Intent intent = events.announce(TableEvent.Type.DROPPED, id, null, caller);
+      return new Changed(TableEventNotifier.made(intent, () -> catalog.dropTable(id)), intent);
+    }).onSuccess(changed -> events.dropped(changed.entry(), caller, changed.intent()))
+        .onSuccess(changed -> Responses.json(ctx, removed(changed.entry())))
         .onFailure(ctx::fail);
   }
 
@@ -73,8 +79,10 @@ final class TableLifecycleRoutes {
     Principal caller = Authentication.principal(ctx);
     access.require(caller, Permission.ADMIN, id);
     access.require(caller, Permission.WRITE, targetNamespace);
-    blocking.run(() -> catalog.renameTable(id, List.copyOf(newId)))
-        .onSuccess(entry -> events.renamed(id, entry, caller))
+    blocking.run(() -> {
+      TableEventIntents.Intent intent = events.announce(TableEvent.Type.RENAMED, List.copyOf(newId), id, caller);
+      return new Changed(TableEventNotifier.made(intent, () -> catalog.renameTable(id, List.copyOf(newId))), intent);
+    }).onSuccess(changed -> events.renamed(id, changed.entry(), caller, changed.intent()))
         .onSuccess(entry -> Responses.json(ctx, new JsonObject()))
         .onFailure(ctx::fail);
   }

@@ -6,6 +6,8 @@ import dev.lancecommit.coordinator.auth.Principal;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import dev.lancecommit.coordinator.namespace.RegisterMode;
 import dev.lancecommit.coordinator.namespace.TableEntry;
+import dev.lancecommit.coordinator.publication.TableEventIntents;
+import dev.lancecommit.events.TableEvent;
 import dev.lancecommit.coordinator.namespace.TableNotFoundException;
 import dev.lancecommit.coordinator.namespace.TableVersionNotFoundException;
 import dev.lancecommit.coordinator.table.TableVersions;
@@ -68,12 +70,13 @@ final class TableRoutes {
       String intended = location.orElseGet(() -> catalog.defaultLocation(id));
       Map<String, String> vended = credentials.storageOptions(vend, intended);
       Map<String, String> declared = ManagedVersioning.inherit(properties, namespaceOf(id), catalog::loadNamespace);
-      TableEntry entry = catalog.declareTable(id, location, declared);
+      TableEventIntents.Intent intent = events.announce(TableEvent.Type.DECLARED, id, null, caller);
+      TableEntry entry = TableEventNotifier.made(intent, () -> catalog.declareTable(id, location, declared));
       if (!entry.location().equals(intended)) { // the catalog spells locations canonically
         vended = credentials.storageOptions(vend, entry.location());
       }
-      return new Declared(entry, vended);
-    }).onSuccess(d -> events.declared(d.entry, caller))
+      return new Declared(entry, vended, intent);
+    }).onSuccess(d -> events.declared(d.entry, caller, d.intent))
         .onSuccess(d -> Responses.json(ctx, new JsonObject()
             .put("location", d.entry.location())
             .put("storage_options", Responses.stringMap(d.storageOptions))
@@ -95,12 +98,15 @@ final class TableRoutes {
     if (mode == RegisterMode.OVERWRITE) {
       access.require(caller, Permission.ADMIN, id);
     }
-    blocking.run(() -> catalog.registerTable(id, location, mode,
-            ManagedVersioning.inherit(properties, namespaceOf(id), catalog::loadNamespace)))
-        .onSuccess(entry -> events.registered(entry, caller))
-        .onSuccess(entry -> Responses.json(ctx, new JsonObject()
-            .put("location", entry.location())
-            .put("properties", Responses.stringMap(entry.properties()))))
+    blocking.run(() -> {
+      Map<String, String> inherited = ManagedVersioning.inherit(properties, namespaceOf(id), catalog::loadNamespace);
+      TableEventIntents.Intent intent = events.announce(TableEvent.Type.REGISTERED, id, null, caller);
+      return new Changed(TableEventNotifier.made(intent,
+          () -> catalog.registerTable(id, location, mode, inherited)), intent);
+    }).onSuccess(changed -> events.registered(changed.entry(), caller, changed.intent()))
+        .onSuccess(changed -> Responses.json(ctx, new JsonObject()
+            .put("location", changed.entry().location())
+            .put("properties", Responses.stringMap(changed.entry().properties()))))
         .onFailure(ctx::fail);
   }
 
@@ -183,5 +189,5 @@ final class TableRoutes {
   private record Described(TableEntry entry, TableVersions versions, OptionalLong shown, String tableUri,
       ManifestFile manifest, Map<String, String> storageOptions) {}
 
-  private record Declared(TableEntry entry, Map<String, String> storageOptions) {}
+  private record Declared(TableEntry entry, Map<String, String> storageOptions, TableEventIntents.Intent intent) {}
 }

@@ -7,6 +7,7 @@ import dev.lancecommit.coordinator.table.VersionVisibility;
 import dev.lancecommit.format.ManifestFile;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -179,6 +180,14 @@ public final class Catalog {
    */
   public TableEntry renameTable(List<String> id, List<String> newId) {
     return tables.renameTable(id, newId);
+  }
+
+  /**
+   * The revisions of a table's entry written at or after {@code since}, oldest first (to find what a catalog change
+   * that was under way when a process died did). Blocking.
+   */
+  public List<TableChange> tableChangesSince(List<String> id, Instant since) {
+    return tables.changesSince(id, since);
   }
 
   /**

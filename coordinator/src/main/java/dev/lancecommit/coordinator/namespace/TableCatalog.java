@@ -72,6 +72,26 @@ final class TableCatalog {
     return Optional.ofNullable(tableCache.get(List.copyOf(id), k -> loadLiveTable(k).orElse(null)));
   }
 
+  /** The revisions of the entry written at or after {@code since}, oldest first. */
+  List<TableChange> changesSince(List<String> id, Instant since) {
+    Identifiers.validate(id);
+    List<TableChange> changes = new ArrayList<>();
+    Optional<RevisionLog.Revision<TableRecord>> newest = entries.table(id);
+    if (newest.isEmpty()) {
+      return changes;
+    }
+    for (long revision = newest.get().number(); revision >= 1; revision--) {
+      TableRecord record = revision == newest.get().number() ? newest.get().value()
+          : entries.tableRevision(id, revision);
+      if (record.updatedAt().isBefore(since)) {
+        break;
+      }
+      changes.add(0, new TableChange(record.id(), record.tableUuid(), record.location(), record.status().wireName(),
+          record.updatedAt(), record.renamedFrom()));
+    }
+    return changes;
+  }
+
   TableEntry declareTable(List<String> id, Optional<String> location, Map<String, String> properties) {
     validateTableId(id);
     List<String> namespace = parentOf(id);

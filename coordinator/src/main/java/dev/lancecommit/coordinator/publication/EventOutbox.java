@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +52,8 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
 
   private final CommitEventPublisher kafka;
   private final PublicationConfig config;
+  /** The tables whose events this instance publishes (cluster mode: those it owns); others' events are dropped. */
+  private final Predicate<TableRef> publishes;
   /** Null until {@link #begin}: nothing is sent before it is known what was published before. */
   private volatile PublicationProgress progress;
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
@@ -67,8 +70,17 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
    * @param kafka publishes one event; this outbox owns it from now on and closes it
    */
   public EventOutbox(CommitEventPublisher kafka, PublicationConfig config) {
+    this(kafka, config, table -> true);
+  }
+
+  /**
+   * @param publishes the tables whose events this outbox publishes (in cluster mode, those this instance owns); an
+   *     event of any other table is dropped, its owner's reconciler publishes it
+   */
+  public EventOutbox(CommitEventPublisher kafka, PublicationConfig config, Predicate<TableRef> publishes) {
     this.kafka = Objects.requireNonNull(kafka, "kafka");
     this.config = Objects.requireNonNull(config, "config");
+    this.publishes = Objects.requireNonNull(publishes, "publishes");
     this.scheduler = new ScheduledThreadPoolExecutor(1, runnable -> {
       Thread thread = new Thread(runnable, "lance-commit-outbox");
       thread.setDaemon(true);
@@ -128,7 +140,12 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
       LOG.debug("Outbox is {}; event {} is left to the reconciler", current, event.id());
       return;
     }
-    TableQueue queue = queue(refOf(event));
+    TableRef ref = refOf(event);
+    if (!publishes.test(ref)) {
+      LOG.debug("Event {} belongs to a table another instance owns now; its reconciler publishes it", event.id());
+      return;
+    }
+    TableQueue queue = queue(ref);
     synchronized (queue) {
       sync(queue);
       if (createsTableAbove(event) && queue.published < event.version() - 1) {
@@ -299,7 +316,8 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
     TableRef ref;
     synchronized (queue) {
       ref = queue.ref;
-      if (state == State.STOPPED || state == State.HALTED || queue.inFlight != null || !sync(queue)) {
+      if (state == State.STOPPED || state == State.HALTED || queue.detached || queue.inFlight != null
+          || !sync(queue)) {
         return;
       }
       while (true) {
@@ -335,6 +353,11 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
     if (state == State.STOPPED || state == State.HALTED) {
       return;
     }
+    synchronized (queue) {
+      if (queue.detached) {
+        return; // handed over: a retry of this event is the new owner's business
+      }
+    }
     CompletableFuture<Void> sent;
     try {
       sent = kafka.publish(event);
@@ -348,7 +371,9 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
   private void onSent(TableQueue queue, CommitEvent event, Throwable failure) {
     if (failure == null) {
       publishedEvents.incrementAndGet();
+      boolean detached;
       synchronized (queue) {
+        detached = queue.detached;
         if (queue.inFlight == event) {
           queue.inFlight = null;
           queue.published = Math.max(queue.published, event.version());
@@ -358,8 +383,10 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
           }
         }
       }
-      progress.advance(event.streamKey(), event.tableId(), event.version());
-      pump(queue);
+      if (!detached) {
+        progress.advance(event.streamKey(), event.tableId(), event.version());
+        pump(queue);
+      }
       return;
     }
     failedAttempts.incrementAndGet();
@@ -387,21 +414,91 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
 
   /** True when no table has an event that could be sent now (none can before {@link #begin}). */
   private boolean idle() {
+    return idle(table -> true, false);
+  }
+
+  /**
+   * True when no table {@code which} selects has an event that could be sent now; with {@code gapsToo}, none that
+   * waits for a missing version either.
+   */
+  private boolean idle(Predicate<TableRef> which, boolean gapsToo) {
     if (progress == null) {
       return true;
     }
     for (TableQueue queue : tables.values()) {
       synchronized (queue) {
+        if (!which.test(queue.ref)) {
+          continue;
+        }
         if (queue.inFlight != null) {
           return false;
         }
         Item first = queue.pending.first();
-        if (first != null && first.first() <= queue.published + 1) {
+        if (first != null && (gapsToo || first.first() <= queue.published + 1)) {
           return false;
         }
       }
     }
     return true;
+  }
+
+  /**
+   * Waits, at most {@code timeout}, until every queued event of the tables {@code which} selects is published (cluster
+   * mode: before handing them to another instance).
+   *
+   * @return true if nothing of theirs is left
+   */
+  public boolean awaitPublished(Predicate<TableRef> which, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!idle(which, true)) {
+      if (System.nanoTime() >= deadline || state != State.RUNNING) {
+        return false;
+      }
+      sleep(10);
+    }
+    return true;
+  }
+
+  /**
+   * Raises the published version of the tables {@code which} selects to what the progress says now (after
+   * {@link PublicationProgress#refresh}: another instance published them meanwhile), and sends what may go.
+   */
+  public void resync(Predicate<TableRef> which) {
+    PublicationProgress loaded = progress;
+    if (loaded == null) {
+      return;
+    }
+    for (TableQueue queue : List.copyOf(tables.values())) {
+      synchronized (queue) {
+        if (!which.test(queue.ref) || !queue.synced) {
+          continue;
+        }
+        queue.published = Math.max(queue.published, loaded.recorded(queue.ref.streamKey()).orElse(0));
+      }
+      pump(queue);
+    }
+  }
+
+  /**
+   * Forgets the tables {@code which} selects: their queued events are dropped and nothing more of theirs is sent or
+   * recorded from here (cluster mode: another instance owns them now; its reconciler publishes what is missing). A
+   * table queued again later starts from the progress as last read.
+   *
+   * @return how many queued events were dropped
+   */
+  public int forget(Predicate<TableRef> which) {
+    int dropped = 0;
+    for (TableQueue queue : List.copyOf(tables.values())) {
+      synchronized (queue) {
+        if (!which.test(queue.ref)) {
+          continue;
+        }
+        queue.detached = true;
+        dropped += queue.pending.eventCount() + (queue.inFlight == null ? 0 : 1);
+        tables.remove(queue.ref.streamKey(), queue);
+      }
+    }
+    return dropped;
   }
 
   /**
@@ -486,6 +583,8 @@ public final class EventOutbox implements CommitEventSink, AutoCloseable {
     long evictions;
     /** The loaded progress has been applied to {@link #published}. */
     boolean synced;
+    /** Forgotten (handed over to another instance): nothing more is sent or recorded from it. */
+    boolean detached;
 
     TableQueue(TableRef ref) {
       this.ref = ref;

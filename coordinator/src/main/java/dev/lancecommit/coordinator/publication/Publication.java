@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import dev.lancecommit.coordinator.table.TableRef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,10 +36,10 @@ public final class Publication implements AutoCloseable {
   private volatile PublicationProgress progress;
 
   private Publication(PublicationConfig config, String bootstrap, CommitEventPublisher kafka,
-      Function<String, StorageLocation> stores, TableSource tables) {
+      Function<String, StorageLocation> stores, TableSource tables, Predicate<TableRef> publishes) {
     this.config = config;
-    this.outbox = new EventOutbox(kafka, config);
-    this.reconciler = new Reconciler(outbox, tables, stores, config, Clock.systemUTC());
+    this.outbox = new EventOutbox(kafka, config, publishes);
+    this.reconciler = new Reconciler(outbox, tables, stores, config, Clock.systemUTC(), publishes);
     this.startup = new PublicationStartup(bootstrap, config, this::onKafkaReady);
   }
 
@@ -51,7 +53,16 @@ public final class Publication implements AutoCloseable {
    */
   public static Publication start(PublicationConfig config, String bootstrap, CommitEventPublisher kafka,
       Function<String, StorageLocation> stores, TableSource tables) {
-    Publication publication = new Publication(config, bootstrap, kafka, stores, tables);
+    return start(config, bootstrap, kafka, stores, tables, table -> true);
+  }
+
+  /**
+   * {@link #start(PublicationConfig, String, CommitEventPublisher, Function, TableSource)} for the tables
+   * {@code publishes} selects only (cluster mode: the tables of the partitions this instance owns, as that changes).
+   */
+  public static Publication start(PublicationConfig config, String bootstrap, CommitEventPublisher kafka,
+      Function<String, StorageLocation> stores, TableSource tables, Predicate<TableRef> publishes) {
+    Publication publication = new Publication(config, bootstrap, kafka, stores, tables, publishes);
     publication.startup.start();
     LOG.info("Publishing commit events to {} through an outbox (progress topic {}, reconciling every {} ms); "
         + "sending starts once Kafka answers", config.eventsTopic(), config.progressTopic(),
@@ -75,6 +86,48 @@ public final class Publication implements AutoCloseable {
     }
     LOG.info("Kafka answered: publishing the events queued meanwhile ({}), progress of {} tables loaded",
         outbox.backlog(), loaded.recordedAtStart().size());
+  }
+
+  /**
+   * Cluster mode, partitions are handed over: waits (at most {@code timeout}) until the queued events of the tables
+   * {@code which} selects are published, records the progress, then forgets those tables, so their new owner starts
+   * from a current progress and nothing of theirs is sent from here any more.
+   */
+  public void release(Predicate<TableRef> which, Duration timeout) {
+    boolean published = outbox.awaitPublished(which, timeout);
+    PublicationProgress current = progress;
+    if (current != null) {
+      try {
+        current.flush();
+      } catch (RuntimeException e) {
+        LOG.warn("Could not record the progress of the tables handed over; their new owner republishes a few "
+            + "events: {}", e.toString());
+      }
+    }
+    int dropped = outbox.forget(which);
+    if (!published || dropped > 0) {
+      LOG.warn("{} events of tables handed over were not published in time; their new owner's reconciler "
+          + "publishes them", dropped);
+    }
+  }
+
+  /** Cluster mode, partitions were lost: forgets their tables at once (their new owner publishes what is missing). */
+  public void drop(Predicate<TableRef> which) {
+    outbox.forget(which);
+  }
+
+  /**
+   * Cluster mode, partitions were taken over: in the background, reads the progress their previous owner recorded
+   * and publishes whatever of their tables' versions has no event yet.
+   */
+  public void adopt(Predicate<TableRef> which) {
+    reconciler.reconcileSoon(which, () -> {
+      PublicationProgress current = progress;
+      if (current != null) {
+        current.refresh();
+        outbox.resync(which); // queues made before the refresh move on to what it says
+      }
+    });
   }
 
   /** The sink commits hand their events to; it only enqueues, never waits for Kafka. */

@@ -59,7 +59,10 @@ public final class PublicationProgress implements AutoCloseable {
       @JsonProperty("version") long version,
       @JsonProperty("updated_at") String updatedAt) {}
 
+  private final String bootstrap;
   private final String topic;
+  private final Duration timeout;
+  /** What the topic said when read (at start, and again at each {@link #refresh}). */
   private final Map<String, Long> loaded;
   private final KafkaProducer<String, String> producer;
   private final ScheduledExecutorService flusher;
@@ -71,8 +74,10 @@ public final class PublicationProgress implements AutoCloseable {
 
   private PublicationProgress(String bootstrap, String topic, Map<String, Long> loaded, Duration interval,
       Duration timeout) {
+    this.bootstrap = bootstrap;
     this.topic = topic;
-    this.loaded = Map.copyOf(loaded);
+    this.timeout = timeout;
+    this.loaded = new ConcurrentHashMap<>(loaded);
     this.producer = new KafkaProducer<>(producerProperties(bootstrap, timeout));
     this.clock = Clock.systemUTC();
     ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
@@ -163,15 +168,25 @@ public final class PublicationProgress implements AutoCloseable {
     return progress;
   }
 
-  /** The version recorded for the table when this instance started, if any. */
+  /**
+   * Reads the topic to its end again and raises what is known for each table to what it says: another instance
+   * may have published since this one started (cluster mode: the table's previous owner). Blocking.
+   *
+   * @throws IllegalStateException if Kafka does not answer within the timeout
+   */
+  public void refresh() {
+    read(bootstrap, topic, timeout).forEach((uuid, version) -> loaded.merge(uuid, version, Math::max));
+  }
+
+  /** The version recorded for the table when this instance started (or last {@link #refresh refreshed}), if any. */
   public OptionalLong recorded(String tableUuid) {
     Long version = loaded.get(tableUuid);
     return version == null ? OptionalLong.empty() : OptionalLong.of(version);
   }
 
-  /** Every table's version as recorded when this instance started. */
+  /** Every table's version as recorded when this instance started (or last refreshed). */
   public Map<String, Long> recordedAtStart() {
-    return loaded;
+    return Map.copyOf(loaded);
   }
 
   /** Notes that every event of the table up to {@code version} is published; written at the next interval. */

@@ -35,6 +35,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +59,7 @@ public final class Reconciler implements AutoCloseable {
   private final Function<String, StorageLocation> stores;
   private final PublicationConfig config;
   private final Clock clock;
+  private final Predicate<TableRef> publishes;
   private final ScheduledThreadPoolExecutor executor;
   private final ConcurrentHashMap<String, TableRef> requested = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Long> failedUntil = new ConcurrentHashMap<>();
@@ -70,6 +72,13 @@ public final class Reconciler implements AutoCloseable {
    */
   public Reconciler(EventOutbox outbox, TableSource tables, Function<String, StorageLocation> stores,
       PublicationConfig config, Clock clock) {
+    this(outbox, tables, stores, config, clock, table -> true);
+  }
+
+  /** @param publishes the tables this instance publishes (cluster mode: those it owns); the others are left alone */
+  public Reconciler(EventOutbox outbox, TableSource tables, Function<String, StorageLocation> stores,
+      PublicationConfig config, Clock clock, Predicate<TableRef> publishes) {
+    this.publishes = Objects.requireNonNull(publishes, "publishes");
     this.outbox = Objects.requireNonNull(outbox, "outbox");
     this.tables = Objects.requireNonNull(tables, "tables");
     this.stores = Objects.requireNonNull(stores, "stores");
@@ -130,7 +139,7 @@ public final class Reconciler implements AutoCloseable {
   public void reconcileAllNow(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     awaitReady(timeout);
-    await(executor.submit(this::pass), remaining(deadline));
+    await(executor.submit((Runnable) this::pass), remaining(deadline));
   }
 
   /** Reconciles one table on the reconciler's thread and waits for it (and first for the outbox to be ready). */
@@ -166,11 +175,40 @@ public final class Reconciler implements AutoCloseable {
   }
 
   private void pass() {
+    pass(table -> true);
+  }
+
+  private void pass(Predicate<TableRef> which) {
     for (TableRef table : tables.tables()) {
       if (closed) {
         return;
       }
-      reconcileQuietly(table);
+      if (which.test(table)) {
+        reconcileQuietly(table);
+      }
+    }
+  }
+
+  /**
+   * Runs a pass over the tables {@code which} selects on the reconciler's thread, first running {@code before} there
+   * (cluster mode: a partition was taken over; {@code before} reads the progress its previous owner left). Returns
+   * at once.
+   */
+  public void reconcileSoon(Predicate<TableRef> which, Runnable before) {
+    if (closed) {
+      return;
+    }
+    try {
+      executor.execute(() -> {
+        try {
+          before.run();
+          pass(which);
+        } catch (RuntimeException e) {
+          LOG.warn("Reconciling taken-over tables failed; the next pass covers them", e);
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      LOG.debug("Reconciler closed; taken-over tables are covered after the next start");
     }
   }
 
@@ -193,6 +231,9 @@ public final class Reconciler implements AutoCloseable {
   private void reconcile(TableRef table) {
     if (!outbox.ready()) {
       return; // what was published before is not known yet; the first pass once it is covers every table
+    }
+    if (!publishes.test(table)) {
+      return; // another instance owns the table and publishes its events
     }
     EventOutbox.View view = outbox.view(table);
     TableOperations storage = TableOperations.of(stores.apply(table.branchRoot()));

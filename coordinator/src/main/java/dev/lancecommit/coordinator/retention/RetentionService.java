@@ -2,10 +2,12 @@ package dev.lancecommit.coordinator.retention;
 
 import dev.lancecommit.coordinator.namespace.Catalog;
 import dev.lancecommit.coordinator.namespace.TableEntry;
+import dev.lancecommit.coordinator.table.TableRef;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,8 +22,19 @@ public final class RetentionService implements AutoCloseable {
   private final TableCleanup cleanup;
   private final RetentionPolicy policy;
   private final ScheduledThreadPoolExecutor executor;
+  private final Predicate<TableRef> cleansHere;
 
   public RetentionService(Catalog catalog, TableCleanup cleanup, RetentionPolicy policy) {
+    this(catalog, cleanup, policy, table -> true);
+  }
+
+  /**
+   * @param cleansHere the tables this instance cleans (cluster mode: those it owns, whose commits and removal log are
+   *     here); the others are left to their owners
+   */
+  public RetentionService(Catalog catalog, TableCleanup cleanup, RetentionPolicy policy,
+      Predicate<TableRef> cleansHere) {
+    this.cleansHere = Objects.requireNonNull(cleansHere, "cleansHere");
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.cleanup = Objects.requireNonNull(cleanup, "cleanup");
     this.policy = Objects.requireNonNull(policy, "policy");
@@ -45,6 +58,9 @@ public final class RetentionService implements AutoCloseable {
   public TableCleanup.Result runOnce() {
     TableCleanup.Result total = TableCleanup.Result.NONE;
     for (TableEntry entry : catalog.liveTables()) {
+      if (!cleansHere.test(entry.toRef())) {
+        continue;
+      }
       try {
         total = total.plus(cleanup.clean(entry.toRef(), policy));
       } catch (RuntimeException e) {
