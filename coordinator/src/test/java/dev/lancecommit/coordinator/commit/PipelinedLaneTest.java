@@ -100,29 +100,37 @@ class PipelinedLaneTest {
   }
 
   /** Gives each commit a trace whose id is its transaction uuid without dashes (what the telemetry would carry). */
-  private static final CommitObserver TRACED = (table, request) -> new CommitObserver.Observation() {
-    private final TraceContext trace = traceOf(request);
+  private static final CommitObserver TRACED = observer(phase -> { }, PipelinedLaneTest::traceOf);
 
-    @Override
-    public void phase(CommitPhase phase) { }
+  /** An observer telling {@code onPhase} of each phase, with the trace {@code trace} makes of each request. */
+  private static CommitObserver observer(java.util.function.Consumer<CommitPhase> onPhase,
+      java.util.function.Function<CommitRequest, TraceContext> trace) {
+    return (table, request) -> new CommitObserver.Observation() {
+      private final TraceContext context = trace.apply(request);
 
-    @Override
-    public void operation(dev.lancecommit.rules.OperationKind kind) { }
+      @Override
+      public void phase(CommitPhase phase) {
+        onPhase.accept(phase);
+      }
 
-    @Override
-    public void alreadyCommitted() { }
+      @Override
+      public void operation(dev.lancecommit.rules.OperationKind kind) { }
 
-    @Override
-    public TraceContext trace() {
-      return trace;
-    }
+      @Override
+      public void alreadyCommitted() { }
 
-    @Override
-    public void leftLane() { }
+      @Override
+      public TraceContext trace() {
+        return context;
+      }
 
-    @Override
-    public void finished(CommitResult result, Throwable failure) { }
-  };
+      @Override
+      public void leftLane() { }
+
+      @Override
+      public void finished(CommitResult result, Throwable failure) { }
+    };
+  }
 
   private static TraceContext traceOf(CommitRequest request) {
     try {
@@ -356,31 +364,11 @@ class PipelinedLaneTest {
   @Test
   void aPreparationThatFailsUnexpectedlyAnswersItsCommitsOutcomeUnknownAndAResubmissionLands() throws Exception {
     java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean();
-    CommitObserver throwingOnce = (t, request) -> new CommitObserver.Observation() {
-      @Override
-      public void phase(CommitPhase phase) {
-        if (phase == CommitPhase.CHECKS && broken.compareAndSet(true, false)) {
-          throw new IllegalStateException("observer bug");
-        }
+    CommitObserver throwingOnce = observer(phase -> {
+      if (phase == CommitPhase.CHECKS && broken.compareAndSet(true, false)) {
+        throw new IllegalStateException("observer bug");
       }
-
-      @Override
-      public void operation(dev.lancecommit.rules.OperationKind kind) { }
-
-      @Override
-      public void alreadyCommitted() { }
-
-      @Override
-      public TraceContext trace() {
-        return null;
-      }
-
-      @Override
-      public void leftLane() { }
-
-      @Override
-      public void finished(CommitResult result, Throwable failure) { }
-    };
+    }, request -> null);
     service = new LaneCommitService(location -> table, settings(), events, executor, Clock.systemUTC(),
         Duration.ofMinutes(10), throwingOnce);
     commit(transactions.create());
