@@ -14,6 +14,7 @@ import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.TransactionFiles;
 import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.testing.SettledFiles;
 import dev.lancecommit.testing.lance.LanceTables;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -23,12 +24,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.LongStream;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -402,13 +401,7 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
   }
 
   private Map<String, String> snapshot() {
-    Map<String, String> files = new TreeMap<>();
-    try (Stream<Path> walk = Files.walk(tempDir)) {
-      walk.filter(Files::isRegularFile).forEach(p -> files.put(p.toString(), new String(read(p))));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return files;
+    return SettledFiles.snapshot(tempDir, Path::toString);
   }
 
   private static Path write(Path path, byte[] bytes) {

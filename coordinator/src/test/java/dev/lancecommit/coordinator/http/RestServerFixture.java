@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import dev.lancecommit.coordinator.storage.LocalObjectStore;
 import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.testing.SettledFiles;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -20,7 +21,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -167,21 +167,12 @@ abstract class RestServerFixture {
     }
   }
 
-  /** Every file in the warehouse with its content, to prove a refused request wrote nothing. */
+  /**
+   * Every file in the warehouse with its content, once settled ({@link SettledFiles}), to prove a refused request
+   * wrote nothing.
+   */
   Map<String, String> snapshot() {
-    Map<String, String> files = new TreeMap<>();
-    try (Stream<Path> walk = Files.walk(warehouse)) {
-      walk.filter(Files::isRegularFile).forEach(p -> {
-        try {
-          files.put(warehouse.relativize(p).toString(), new String(Files.readAllBytes(p)));
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return files;
+    return SettledFiles.snapshot(warehouse, p -> warehouse.relativize(p).toString());
   }
 
   /** A directory that looks like a Lance dataset to listing: {@code _versions/} holding the given file names. */

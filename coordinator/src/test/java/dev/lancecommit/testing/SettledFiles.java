@@ -1,0 +1,60 @@
+package dev.lancecommit.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * Every file under a directory with its content, read once the directory has settled: a commit is answered before
+ * its version hint moves and its event is handed over (the lane does that after the answer), so a snapshot taken
+ * right after an answer can race those writes. Two reads {@link #QUIET} apart that agree are the settled state; a
+ * refused request that wrote anything, at once or later, still shows in a snapshot taken after it.
+ */
+public final class SettledFiles {
+  static final Duration QUIET = Duration.ofMillis(150);
+  private static final Duration LIMIT = Duration.ofSeconds(10);
+
+  private SettledFiles() {}
+
+  /** @param key how a file is named in the map (e.g. relative to {@code root}) */
+  public static Map<String, String> snapshot(Path root, Function<Path, String> key) {
+    long deadline = System.nanoTime() + LIMIT.toNanos();
+    Map<String, String> previous = read(root, key);
+    while (System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(QUIET.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      Map<String, String> current = read(root, key);
+      if (current.equals(previous)) {
+        return current;
+      }
+      previous = current;
+    }
+    throw new AssertionError("Files under " + root + " kept changing for " + LIMIT);
+  }
+
+  private static Map<String, String> read(Path root, Function<Path, String> key) {
+    for (int attempt = 0; ; attempt++) {
+      Map<String, String> files = new TreeMap<>();
+      try (Stream<Path> walk = Files.walk(root)) {
+        for (Path p : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
+          files.put(key.apply(p), new String(Files.readAllBytes(p)));
+        }
+        return files;
+      } catch (IOException | UncheckedIOException e) {
+        if (attempt >= 20) { // a temporary file renamed away mid-walk: read again
+          throw e instanceof IOException io ? new UncheckedIOException(io) : (UncheckedIOException) e;
+        }
+      }
+    }
+  }
+}
