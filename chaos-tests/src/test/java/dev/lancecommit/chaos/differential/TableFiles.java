@@ -76,17 +76,26 @@ public final class TableFiles {
     }
   }
 
-  /** Deletes {@code dir} and everything below it, if it exists. */
+  /**
+   * Deletes {@code dir} and everything below it, if it exists. A coordinator moves a version hint after its answer, so
+   * a file can appear (or a temporary one vanish) while the tree is deleted: the walk is made again, a few times.
+   */
   public static void deleteTree(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(file);
+    for (int attempt = 0; ; attempt++) {
+      if (!Files.exists(dir)) {
+        return;
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
+      try (Stream<Path> files = Files.walk(dir)) {
+        for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(file);
+        }
+        return;
+      } catch (IOException | UncheckedIOException e) {
+        if (attempt >= 10) {
+          throw new UncheckedIOException("cannot delete " + dir,
+              e instanceof IOException io ? io : ((UncheckedIOException) e).getCause());
+        }
+      }
     }
   }
 
