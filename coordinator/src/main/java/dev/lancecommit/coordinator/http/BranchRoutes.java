@@ -13,7 +13,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -59,27 +58,8 @@ final class BranchRoutes {
     Optional<String> after = Paging.cursor(ctx, Paging.Kind.BRANCH_NAME);
     access.require(Authentication.principal(ctx), Permission.READ, id);
     blocking.run(() -> service.list(table(id)))
-        .onSuccess(all -> {
-          JsonObject page = new JsonObject();
-          String last = null;
-          boolean more = false;
-          for (Map.Entry<String, BranchContents> branch : all.entrySet()) {
-            if (after.isPresent() && branch.getKey().compareTo(after.get()) <= 0) {
-              continue;
-            }
-            if (page.size() == limit) {
-              more = true;
-              break;
-            }
-            page.put(branch.getKey(), contents(branch.getValue()));
-            last = branch.getKey();
-          }
-          JsonObject out = new JsonObject().put("branches", page);
-          if (more) {
-            out.put("page_token", Paging.token(Paging.Kind.BRANCH_NAME, last));
-          }
-          Responses.json(ctx, out);
-        })
+        .onSuccess(all -> Responses.json(ctx,
+            Paging.namePage(all, after, limit, Paging.Kind.BRANCH_NAME, "branches", BranchRoutes::contents)))
         .onFailure(ctx::fail);
   }
 

@@ -2,12 +2,15 @@ package dev.lancecommit.coordinator.http;
 
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The spec's {@code page_token} and {@code limit} query parameters. A token is opaque to clients: base64url of a
@@ -105,6 +108,33 @@ final class Paging {
 
   static String token(List<String> id) {
     return token(Kind.TABLE_ID, new JsonArray(List.copyOf(id)).encode());
+  }
+
+  /**
+   * One page of a name-ordered map ({@code all} iterates in name order): the entries after the cursor, at most
+   * {@code limit}, as {@code {field: {name: contents}}}, with a {@code page_token} when more follow.
+   */
+  static <T> JsonObject namePage(Map<String, T> all, Optional<String> after, int limit, Kind kind, String field,
+      Function<T, JsonObject> contents) {
+    JsonObject page = new JsonObject();
+    String last = null;
+    boolean more = false;
+    for (Map.Entry<String, T> entry : all.entrySet()) {
+      if (after.isPresent() && entry.getKey().compareTo(after.get()) <= 0) {
+        continue;
+      }
+      if (page.size() == limit) {
+        more = true;
+        break;
+      }
+      page.put(entry.getKey(), contents.apply(entry.getValue()));
+      last = entry.getKey();
+    }
+    JsonObject out = new JsonObject().put(field, page);
+    if (more) {
+      out.put("page_token", token(kind, last));
+    }
+    return out;
   }
 
   private static ApiException badToken() {

@@ -11,7 +11,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -58,27 +57,8 @@ final class TagRoutes {
     Optional<String> after = Paging.cursor(ctx, Paging.Kind.TAG_NAME);
     access.require(Authentication.principal(ctx), Permission.READ, id);
     blocking.run(() -> service.list(table(id)))
-        .onSuccess(all -> {
-          JsonObject page = new JsonObject();
-          String last = null;
-          boolean more = false;
-          for (Map.Entry<String, TagContents> tag : all.entrySet()) {
-            if (after.isPresent() && tag.getKey().compareTo(after.get()) <= 0) {
-              continue;
-            }
-            if (page.size() == limit) {
-              more = true;
-              break;
-            }
-            page.put(tag.getKey(), contents(tag.getValue()));
-            last = tag.getKey();
-          }
-          JsonObject out = new JsonObject().put("tags", page);
-          if (more) {
-            out.put("page_token", Paging.token(Paging.Kind.TAG_NAME, last));
-          }
-          Responses.json(ctx, out);
-        })
+        .onSuccess(all -> Responses.json(ctx,
+            Paging.namePage(all, after, limit, Paging.Kind.TAG_NAME, "tags", TagRoutes::contents)))
         .onFailure(ctx::fail);
   }
 
