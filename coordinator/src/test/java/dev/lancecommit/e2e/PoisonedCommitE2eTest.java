@@ -108,6 +108,44 @@ class PoisonedCommitE2eTest {
     }
   }
 
+  /**
+   * The fuzz suite's find: protobuf-java keeps a field whose wire type is not the declared one as an unknown field and
+   * writes it back, while stock Lance (prost) reads a varint under the {@code transaction_properties} map as the length
+   * of an entry, so a version recording it could no longer be listed or opened. Refused before anything is written.
+   */
+  @ParameterizedTest
+  @EnumSource(E2eServices.Store.class)
+  void aFieldSentWithAnotherWireTypeIsRefusedBeforeItCanReachAManifest(E2eServices.Store kind,
+      E2eServices services) {
+    E2eServices.Service service = services.service(kind);
+    try (E2eTable table = E2eTable.declare(service, "wiretype");
+        ObjectStores stores = new ObjectStores(services.s3Config())) {
+      table.create(0, 10);
+      Transaction append = table.appendTransaction(1, 100, 5);
+      StorageLocation location = stores.resolve(table.location());
+      Map<String, Long> before = metadataFiles(location);
+      byte[] good = append.toByteArray();
+      byte[] misencoded = java.util.Arrays.copyOf(good, good.length + 2);
+      misencoded[good.length] = 0x20; // field 4 (transaction_properties), wire type varint
+      misencoded[good.length + 1] = 0x7F;
+
+      for (CommitApi.Response refused : List.of(
+          table.api().commitBytes(table.id(), misencoded, "application/x-protobuf"),
+          table.api().commitJson(table.id(), misencoded))) {
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+        assertThat(refused.code()).isEqualTo(13);
+        assertThat(refused.body().get("detail").asText()).contains("transaction_properties (field 4");
+      }
+      assertThat(metadataFiles(location)).isEqualTo(before);
+      assertThat(table.lance().versions()).containsExactly(1L);
+
+      CommitApi.Response committed = table.api().commit(table.id(), append);
+      assertThat(committed.status()).as(committed.toString()).isEqualTo(200);
+      assertThat(table.lance().versions()).containsExactly(1L, 2L);
+      assertThat(table.lance().countRows(2)).isEqualTo(15);
+    }
+  }
+
   private static JsonNode verify(E2eTable table, Optional<Long> version) {
     CommitApi.Response r = table.api().postJson("/v1/table/" + CommitApi.joined(table.id()) + "/verify",
         version.map(v -> "{\"version\": " + v + "}").orElse("{}"));
@@ -115,7 +153,26 @@ class PoisonedCommitE2eTest {
     return r.body();
   }
 
+  /** Read once two listings 150 ms apart agree: the lane moves the version hint after it answers. */
   private static Map<String, Long> metadataFiles(StorageLocation location) {
+    Map<String, Long> previous = listMetadataFiles(location);
+    for (int i = 0; i < 60; i++) {
+      try {
+        Thread.sleep(150);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      Map<String, Long> current = listMetadataFiles(location);
+      if (current.equals(previous)) {
+        return current;
+      }
+      previous = current;
+    }
+    throw new AssertionError("metadata files of " + location + " kept changing");
+  }
+
+  private static Map<String, Long> listMetadataFiles(StorageLocation location) {
     Map<String, Long> files = new TreeMap<>();
     for (String dir : List.of("_versions", "_transactions")) {
       location.store().list(location.key(dir)).forEach(info -> files.put(info.key(), info.size()));
