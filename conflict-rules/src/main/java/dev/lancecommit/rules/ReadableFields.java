@@ -7,10 +7,13 @@ import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.DeletionFile;
 import dev.lancecommit.format.pb.ExternalFile;
+import dev.lancecommit.format.pb.Field;
 import dev.lancecommit.format.pb.IndexFile;
 import dev.lancecommit.format.pb.IndexMetadata;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.roaringbitmap.RoaringBitmap;
@@ -90,6 +93,58 @@ final class ReadableFields {
     checkDataFiles(fragment, before, what);
   }
 
+  /**
+   * Every top-level field the schema declares non-nullable must be stored by a data file of the fragment (the field
+   * itself or one of its children): Lance reads a field no file stores as nulls, and a null in a non-nullable column
+   * aborts the reader (found by the fuzz suite: a mutated {@code fields} list dropped {@code id}, and stock Lance's
+   * scan panicked). A changed fragment that already lacked such a field is left as it was.
+   */
+  static void checkRequiredFieldsStored(DataFragment fragment, DataFragment before, List<Field> schema,
+      String operation) {
+    if (schema.isEmpty()) {
+      return;
+    }
+    Map<Integer, List<Integer>> children = new HashMap<>();
+    for (Field field : schema) {
+      children.computeIfAbsent(field.getParentId(), k -> new ArrayList<>()).add(field.getId());
+    }
+    Set<Integer> stored = storedFields(fragment);
+    Set<Integer> storedBefore = before == null ? null : storedFields(before);
+    for (Field field : schema) {
+      if (field.getParentId() != -1 || field.getNullable()) {
+        continue;
+      }
+      Set<Integer> ids = withDescendants(field.getId(), children);
+      if (disjoint(ids, stored) && (storedBefore == null || !disjoint(ids, storedBefore))) {
+        throw invalid(operation + " fragment " + Long.toUnsignedString(fragment.getId()) + " stores no data for field '"
+            + field.getName() + "' (id " + field.getId() + "), which the schema declares non-nullable; stock Lance "
+            + "reads a field no data file stores as nulls and cannot read the fragment");
+      }
+    }
+  }
+
+  private static Set<Integer> storedFields(DataFragment fragment) {
+    Set<Integer> stored = new HashSet<>();
+    fragment.getFilesList().forEach(file -> stored.addAll(file.getFieldsList()));
+    return stored;
+  }
+
+  private static Set<Integer> withDescendants(int id, Map<Integer, List<Integer>> children) {
+    Set<Integer> ids = new HashSet<>();
+    List<Integer> todo = new ArrayList<>(List.of(id));
+    while (!todo.isEmpty()) {
+      int next = todo.remove(todo.size() - 1);
+      if (ids.add(next)) {
+        todo.addAll(children.getOrDefault(next, List.of()));
+      }
+    }
+    return ids;
+  }
+
+  private static boolean disjoint(Set<Integer> a, Set<Integer> b) {
+    return a.stream().noneMatch(b::contains);
+  }
+
   private static boolean tombstoned(DataFile file) {
     return file.getFieldsList().stream().allMatch(id -> id == TOMBSTONE);
   }
@@ -106,7 +161,7 @@ final class ReadableFields {
   }
 
   private static void checkDataFiles(DataFragment fragment, DataFragment before, String what) {
-    Set<DataFile> kept = new HashSet<>(before == null ? java.util.List.of() : before.getFilesList());
+    Set<DataFile> kept = new HashSet<>(before == null ? List.of() : before.getFilesList());
     Map<Integer, DataFile> storedBy = new HashMap<>();
     for (DataFile file : fragment.getFilesList()) {
       boolean isNew = !kept.contains(file);

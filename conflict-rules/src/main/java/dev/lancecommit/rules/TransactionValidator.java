@@ -113,12 +113,12 @@ public final class TransactionValidator {
         case APPEND -> {
           List<DataFragment> added = txn.getAppend().getFragmentsList();
           checkNewFragments(added, "Append");
-          checkFiles(added, currentSchemaIds(), Set.of(), existing);
+          checkFiles(added, currentSchema(), Set.of(), existing);
           checkExplicitIds(added, true);
         }
         case DELETE -> {
           Transaction.Delete delete = txn.getDelete();
-          checkFiles(delete.getUpdatedFragmentsList(), currentSchemaIds(), Set.of(), existing);
+          checkFiles(delete.getUpdatedFragmentsList(), currentSchema(), Set.of(), existing);
           checkUniqueIds(delete.getUpdatedFragmentsList(), "Delete.updated_fragments");
         }
         case OVERWRITE -> checkOverwrite(txn.getOverwrite());
@@ -175,10 +175,10 @@ public final class TransactionValidator {
           }
         }
       }
-      Set<Integer> schemaIds = requireSchema(overwrite.getSchemaList(), "Overwrite");
+      requireSchema(overwrite.getSchemaList(), "Overwrite");
       checkNewFragments(overwrite.getFragmentsList(), "Overwrite");
       // An Overwrite replaces every fragment: all its files are new.
-      checkFiles(overwrite.getFragmentsList(), schemaIds, Set.of(), FragmentsById.none());
+      checkFiles(overwrite.getFragmentsList(), overwrite.getSchemaList(), Set.of(), FragmentsById.none());
       checkExplicitIds(overwrite.getFragmentsList(), false);
     }
 
@@ -201,7 +201,7 @@ public final class TransactionValidator {
           current.getFilesList().forEach(f -> carried.addAll(f.getFieldsList()));
         }
         checkNewFragments(group.getNewFragmentsList(), "Rewrite");
-        checkFiles(group.getNewFragmentsList(), currentSchemaIds(), carried, existing);
+        checkFiles(group.getNewFragmentsList(), currentSchema(), carried, existing);
         for (DataFragment fragment : group.getNewFragmentsList()) {
           if (fragment.getId() != 0 && !newIds.add(fragment.getId())) {
             throw new InvalidTransactionException(
@@ -222,18 +222,18 @@ public final class TransactionValidator {
     }
 
     private void checkMerge(Transaction.Merge merge) {
-      Set<Integer> schemaIds = requireSchema(merge.getSchemaList(), "Merge");
+      requireSchema(merge.getSchemaList(), "Merge");
       List<DataFragment> fragments = merge.getFragmentsList();
       MergeOperation.requirePreserved(latest.manifest().getFragmentsList(), fragments);
       checkUniqueIds(fragments, "Merge.fragments");
-      checkFiles(fragments, schemaIds, Set.of(), existing);
+      checkFiles(fragments, merge.getSchemaList(), Set.of(), existing);
     }
 
     private void checkUpdate(Transaction.Update update) {
       checkUniqueIds(update.getUpdatedFragmentsList(), "Update.updated_fragments");
-      checkFiles(update.getUpdatedFragmentsList(), currentSchemaIds(), Set.of(), existing);
+      checkFiles(update.getUpdatedFragmentsList(), currentSchema(), Set.of(), existing);
       checkNewFragments(update.getNewFragmentsList(), "Update");
-      checkFiles(update.getNewFragmentsList(), currentSchemaIds(), Set.of(), existing);
+      checkFiles(update.getNewFragmentsList(), currentSchema(), Set.of(), existing);
       checkExplicitIds(update.getNewFragmentsList(), true);
     }
 
@@ -252,8 +252,9 @@ public final class TransactionValidator {
         asFragments.add(DataFragment.newBuilder().setId(group.getFragmentId())
             .setPhysicalRows(existing.get(group.getFragmentId()).getPhysicalRows()).addFiles(group.getNewFile()).build());
       }
-      // The replacement files are new by definition, even when a path repeats.
-      checkFiles(asFragments, currentSchemaIds(), Set.of(), FragmentsById.none());
+      // The replacement files are new by definition, even when a path repeats. Each stands for some of its
+      // fragment's columns only, so the fragment's other files still store the rest: no coverage check here.
+      checkFiles(asFragments, currentSchema(), Set.of(), FragmentsById.none(), false);
     }
 
     /** Fragments the transaction adds to the table: they must carry known row counts and no foreign row ids. */
@@ -277,8 +278,15 @@ public final class TransactionValidator {
      * the latest version must name at least one field, only fields of the schema (or tombstones) and no more
      * column indices than fields.
      */
-    private void checkFiles(List<DataFragment> fragments, Set<Integer> schemaIds, Set<Integer> alsoAllowed,
+    private void checkFiles(List<DataFragment> fragments, List<Field> schema, Set<Integer> alsoAllowed,
         FragmentsById previous) {
+      checkFiles(fragments, schema, alsoAllowed, previous, true);
+    }
+
+    private void checkFiles(List<DataFragment> fragments, List<Field> schema, Set<Integer> alsoAllowed,
+        FragmentsById previous, boolean wholeFragments) {
+      Set<Integer> schemaIds = new HashSet<>();
+      schema.forEach(field -> schemaIds.add(field.getId()));
       for (DataFragment fragment : fragments) {
         DataFragment before = previous.get(fragment.getId());
         // A fragment may keep naming fields it already stored (e.g. of dropped columns) in rewritten file entries.
@@ -309,6 +317,9 @@ public final class TransactionValidator {
         }
         if (before == null || !before.equals(fragment)) {
           ReadableFields.checkFragment(fragment, before, kind.lanceName());
+          if (wholeFragments) {
+            ReadableFields.checkRequiredFieldsStored(fragment, before, schema, kind.lanceName());
+          }
         }
       }
     }
@@ -393,6 +404,10 @@ public final class TransactionValidator {
         }
       }
       return ids;
+    }
+
+    private List<Field> currentSchema() {
+      return latest == null ? List.of() : latest.manifest().getFieldsList();
     }
 
     private Set<Integer> currentSchemaIds() {

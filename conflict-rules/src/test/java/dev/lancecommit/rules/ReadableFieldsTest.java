@@ -11,6 +11,7 @@ import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.DeletionFile;
 import dev.lancecommit.format.pb.ExternalFile;
+import dev.lancecommit.format.pb.Field;
 import dev.lancecommit.format.pb.IndexFile;
 import dev.lancecommit.format.pb.IndexMetadata;
 import dev.lancecommit.format.pb.Transaction;
@@ -58,6 +59,33 @@ class ReadableFieldsTest {
     assertInvalid(appended(DataFragment.Builder::clearFiles), "no data file that stores a field");
     assertInvalid(appendedFile(d -> d.clearFields().addFields(-2).addFields(-2).clearColumnIndices()
         .addColumnIndices(0).addColumnIndices(1)), "no data file that stores a field");
+  }
+
+  @Test
+  void everyNonNullableTopLevelFieldMustBeStoredByTheFragment() {
+    // id (0) and vec (2, whose data is its child item 3) non-nullable, name (1) nullable
+    List<Field> schema = SCHEMA.stream().map(f -> f.getId() == 0 || f.getId() == 2
+        ? f.toBuilder().setNullable(false).build() : f).toList();
+    TableState latest = new TableState(LATEST.manifest().toBuilder().clearFields().addAllFields(schema).build(), List.of());
+    Transaction noId = append(5, DataFragment.newBuilder().setPhysicalRows(10)
+        .addFiles(file("no-id.lance", 1, 2, 3)).build());
+    assertThatThrownBy(() -> TransactionValidator.validate(noId, latest))
+        .isInstanceOf(InvalidTransactionException.class)
+        .hasMessageContaining("stores no data for field 'id' (id 0), which the schema declares non-nullable");
+    // a nullable field may be missing (Lance reads it as nulls), and a child stands for its parent
+    Transaction noName = append(5, DataFragment.newBuilder().setPhysicalRows(10)
+        .addFiles(file("no-name.lance", 0, 3)).build());
+    assertThatCode(() -> TransactionValidator.validate(noName, latest)).doesNotThrowAnyException();
+    // split over two files of the fragment is stored
+    Transaction split = append(5, DataFragment.newBuilder().setPhysicalRows(10)
+        .addFiles(file("a.lance", 1, 2, 3)).addFiles(file("b.lance", 0)).build());
+    assertThatCode(() -> TransactionValidator.validate(split, latest)).doesNotThrowAnyException();
+    // a fragment that already lacked the field (an old table) may still get a deletion file
+    DataFragment old = DataFragment.newBuilder().setId(0).setPhysicalRows(10).addFiles(file("old.lance", 1, 2, 3))
+        .build();
+    TableState oldTable = new TableState(latest.manifest().toBuilder().clearFragments().addFragments(old).build(), List.of());
+    assertThatCode(() -> TransactionValidator.validate(delete(5, List.of(withDeletions(old, 5, 2))), oldTable))
+        .doesNotThrowAnyException();
   }
 
   @Test

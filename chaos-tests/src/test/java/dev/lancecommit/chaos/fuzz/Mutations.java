@@ -1,6 +1,7 @@
 package dev.lancecommit.chaos.fuzz;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.DataFragment;
@@ -9,18 +10,21 @@ import dev.lancecommit.format.pb.IndexFile;
 import dev.lancecommit.format.pb.IndexMetadata;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.format.pb.UUID;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.UnaryOperator;
+import java.util.stream.IntStream;
 
 /**
  * Ways to damage a real Lance transaction: on its bytes (bit flips, overwritten, inserted, deleted and duplicated
- * ranges, truncation, splices with another transaction, random bytes) and on its fields (every field that names a
- * file or says something about one: paths, sizes, row counts, field ids and column indices, deletion files, index
- * bitmaps, fields and files, fragment ids, read versions and uuids). Each mutation says what it did.
+ * ranges, truncation, splices with another transaction, declared fields under another wire type, random bytes) and
+ * on its fields (every field that names a file or says something about one: paths, sizes, row counts, field ids and
+ * column indices, deletion files, index bitmaps, fields and files, fragment ids, read versions and uuids). Each
+ * mutation says what it did.
  */
 final class Mutations {
   /** A damaged transaction body and what was done to it. */
@@ -59,7 +63,7 @@ final class Mutations {
   private Mutant byteMutation(byte[] in, byte[] other) {
     byte[] bytes = in.length == 0 ? new byte[] {0} : in;
     int n = bytes.length;
-    switch (random.nextInt(10)) {
+    switch (random.nextInt(11)) {
       case 0, 1 -> {
         byte[] out = bytes.clone();
         int flips = 1 + random.nextInt(4);
@@ -110,10 +114,42 @@ final class Mutations {
         Arrays.fill(out, from, to, (byte) (random.nextBoolean() ? 0 : 0xFF));
         return new Mutant(out, "bytes " + from + ".." + to + " filled");
       }
+      case 9 -> {
+        return misencodedField(bytes);
+      }
       default -> {
         return new Mutant(randomBytes(random.nextInt(200)), "random bytes");
       }
     }
+  }
+
+  /**
+   * A field the Transaction declares, appended under another wire type with a well-formed payload: protobuf-java
+   * parses it (into unknown fields) while stock Lance's decoder may read it as something else entirely.
+   */
+  private Mutant misencodedField(byte[] bytes) {
+    List<Descriptors.FieldDescriptor> fields = Transaction.getDescriptor().getFields();
+    Descriptors.FieldDescriptor field = fields.get(random.nextInt(fields.size()));
+    int declared = field.getLiteType().getWireType();
+    int[] others = IntStream.of(0, 1, 2, 5).filter(w -> w != declared).toArray();
+    int wire = others[random.nextInt(others.length)];
+    byte[] payload = switch (wire) {
+      case 0 -> new byte[] {(byte) random.nextInt(128)};
+      case 1 -> randomBytes(8);
+      case 5 -> randomBytes(4);
+      default -> concat(new byte[] {3}, randomBytes(3));
+    };
+    int tag = field.getNumber() << 3 | wire;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.writeBytes(bytes);
+    while ((tag & ~0x7F) != 0) {
+      out.write((tag & 0x7F) | 0x80);
+      tag >>>= 7;
+    }
+    out.write(tag);
+    out.writeBytes(payload);
+    return new Mutant(out.toByteArray(), field.getName() + " (field " + field.getNumber() + ") appended with wire type "
+        + wire);
   }
 
   private FieldMutation fieldMutation(Transaction txn, Transaction other, List<String> committedUuids) {
