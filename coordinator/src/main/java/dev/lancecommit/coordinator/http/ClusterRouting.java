@@ -1,6 +1,7 @@
 package dev.lancecommit.coordinator.http;
 
 import dev.lancecommit.coordinator.cluster.ForwardSigner;
+import dev.lancecommit.coordinator.cluster.OwnershipChanges;
 import dev.lancecommit.coordinator.cluster.Route;
 import dev.lancecommit.coordinator.cluster.TableOwnership;
 import dev.lancecommit.coordinator.commit.TableNotOwnedException;
@@ -15,9 +16,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,11 +68,13 @@ final class ClusterRouting {
 
   private final ClusterOptions options;
   private final TableOwnership ownership;
+  private final OwnershipChanges changes;
   private final RequestForwarder forwarder;
 
   ClusterRouting(Vertx vertx, ClusterOptions options) {
     this.options = options;
     this.ownership = options.ownership();
+    this.changes = new OwnershipChanges(ownership);
     this.forwarder = new RequestForwarder(vertx, options);
   }
 
@@ -269,7 +273,9 @@ final class ClusterRouting {
     ForwardSigner.Forwarded call = new ForwardSigner.Forwarded(Authentication.principal(ctx).name(),
         attempt.hops + 1, attempt.remainingMillis(), ownership.generation(), ownership.self());
     AtomicBoolean settled = new AtomicBoolean();
+    AtomicReference<Runnable> stopWatching = new AtomicReference<>(() -> { });
     forwarder.forward(ctx, url, call).onComplete(done -> {
+      stopWatching.get().run();
       if (!settled.compareAndSet(false, true)) {
         return; // given up on while it was under way: the request went on elsewhere
       }
@@ -279,7 +285,7 @@ final class ClusterRouting {
         onForwardFailed(ctx, attempt, url, done.cause());
       }
     });
-    watchOwner(ctx, attempt, url, settled);
+    watchOwner(ctx, attempt, url, settled, stopWatching);
   }
 
   /**
@@ -289,22 +295,26 @@ final class ClusterRouting {
    * at most once: if the old owner wrote it, the new one answers it as already committed); any other request is
    * answered 503/17, since it cannot be repeated blindly.
    */
-  private void watchOwner(RoutingContext ctx, Attempt attempt, String url, AtomicBoolean settled) {
+  private void watchOwner(RoutingContext ctx, Attempt attempt, String url, AtomicBoolean settled,
+      AtomicReference<Runnable> stopWatching) {
     Context context = ctx.vertx().getOrCreateContext();
-    ownership.changed().whenComplete((ignored, error) -> context.runOnContext(v -> {
+    stopWatching.set(changes.next(() -> context.runOnContext(v -> {
       if (settled.get()) {
         return;
       }
       Route now = ownership.route(attempt.key);
       boolean movedAway = now instanceof Route.Local || now instanceof Route.Remote remote && !remote.url().equals(url);
       if (!movedAway) {
-        watchOwner(ctx, attempt, url, settled);
+        watchOwner(ctx, attempt, url, settled, stopWatching);
         return;
       }
       // An owner that handed the table over properly answers in a moment (it sends the request on itself); one that
       // was killed or paused does not. Give it that moment before sending the request elsewhere.
       ctx.vertx().setTimer(MOVED_OWNER_GRACE_MS, id -> giveUp(ctx, attempt, url, settled));
-    }));
+    })));
+    if (settled.get()) {
+      stopWatching.get().run(); // answered before the watch began
+    }
   }
 
   private void giveUp(RoutingContext ctx, Attempt attempt, String url, AtomicBoolean settled) {
@@ -351,15 +361,16 @@ final class ClusterRouting {
     Vertx vertx = ctx.vertx();
     Context context = vertx.getOrCreateContext();
     AtomicBoolean resumed = new AtomicBoolean();
-    CompletableFuture<Void> change = ownership.changed();
-    long timer = vertx.setTimer(Math.max(1, Math.min(remaining, WAIT_SLICE_MS)), id -> {
+    AtomicLong timer = new AtomicLong(-1);
+    Runnable cancel = changes.next(() -> context.runOnContext(v -> {
       if (resumed.compareAndSet(false, true)) {
+        vertx.cancelTimer(timer.get());
         dispatch(ctx, attempt);
       }
-    });
-    change.whenComplete((ignored, error) -> context.runOnContext(v -> {
+    }));
+    timer.set(vertx.setTimer(Math.max(1, Math.min(remaining, WAIT_SLICE_MS)), id -> {
+      cancel.run();
       if (resumed.compareAndSet(false, true)) {
-        vertx.cancelTimer(timer);
         dispatch(ctx, attempt);
       }
     }));
