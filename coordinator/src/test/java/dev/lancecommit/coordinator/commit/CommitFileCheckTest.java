@@ -19,6 +19,7 @@ import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.InvalidTransactionException;
 import dev.lancecommit.testing.FaultInjectingObjectStore;
 import dev.lancecommit.testing.FaultInjectingObjectStore.Call;
+import dev.lancecommit.testing.GatedExecutor;
 import dev.lancecommit.client.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
 import dev.lancecommit.client.lance.TransactionFactory;
@@ -32,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -102,6 +104,49 @@ class CommitFileCheckTest {
     Files.move(aside, data);
     assertThat(commit(service, append).version()).isEqualTo(2);
     assertThat(lance.countRows(2)).isEqualTo(15);
+  }
+
+  /**
+   * A group whose version names a bad file is not sunk by it: the check cannot tell which member named the file, so
+   * every member is prepared again in a version of its own, the good ones land and only the bad one is refused.
+   */
+  @Test
+  void aGroupMemberNamingAMissingFileIsRefusedAloneAndTheOthersLand() throws Exception {
+    GatedExecutor gate = new GatedExecutor(executor);
+    LaneCommitService service = new LaneCommitService(location -> table, new CommitSettings(100, 5, 3, 64,
+        WriterVersions.coordinator(), "2.1", ManifestNaming.Scheme.V2).withVerifyFiles(true),
+        new CommitLaneTest.RecordingPublisher(), gate, Clock.systemUTC(), Duration.ofMinutes(10));
+    commit(service, create(0, 10));
+    Transaction good1 = append(1, 100, 5);
+    Transaction bad = append(1, 200, 5);
+    Transaction good2 = append(1, 300, 5);
+    Transaction held = append(1, 400, 5);
+    DataFile missing = bad.getAppend().getFragments(0).getFiles(0);
+    Files.delete(tableDir.resolve("data").resolve(missing.getPath()));
+
+    FaultInjectingObjectStore.Hold v2 = store.holdNext(Call.PUT_IF_ABSENT,
+        table.key(ManifestNaming.path(ManifestNaming.Scheme.V2, 2))::equals);
+    CompletableFuture<CommitResult> first = submit(service, held);
+    assertThat(v2.awaitHeld(Duration.ofSeconds(20))).isTrue();
+    gate.close(); // the three wait together and are prepared as one group
+    List<CompletableFuture<CommitResult>> answers = List.of(submit(service, good1), submit(service, bad),
+        submit(service, good2));
+    gate.open();
+    v2.release();
+
+    assertThat(first.get(60, TimeUnit.SECONDS).version()).isEqualTo(2);
+    CommitResult landed1 = answers.get(0).get(60, TimeUnit.SECONDS);
+    CommitResult landed2 = answers.get(2).get(60, TimeUnit.SECONDS);
+    assertThat(List.of(landed1.version(), landed2.version())).containsExactlyInAnyOrder(3L, 4L);
+    assertThat(landed1.groupSize()).isEqualTo(1);
+    assertThatThrownBy(answers.get(1)::join).cause().isInstanceOf(InvalidTransactionException.class)
+        .hasMessageContaining(missing.getPath()).hasMessageContaining("is not there");
+    assertThat(versions()).containsExactly(1L, 2L, 3L, 4L);
+    assertThat(lance.countRows(4)).isEqualTo(25);
+  }
+
+  private CompletableFuture<CommitResult> submit(LaneCommitService service, Transaction txn) {
+    return service.commit(ref, new CommitRequest(txn.toByteArray(), Optional.empty(), true, "tester"));
   }
 
   @Test
