@@ -22,7 +22,8 @@ final class BenchCoordinator implements AutoCloseable {
         .warehouse(warehouse)
         .kafka(cell.kafka())
         .topic("lance.commits.bench." + cell.name())
-        .set(CoordinatorConfig.COMMIT_VERIFY_FILES, Boolean.toString(cell.options().verifyFiles()));
+        .set(CoordinatorConfig.COMMIT_VERIFY_FILES, Boolean.toString(cell.options().verifyFiles()))
+        .set(CoordinatorConfig.STORE_LOCAL_FSYNC, Boolean.toString(cell.options().localFsync()));
     if (cell.store().isS3()) {
       config.s3(cell.store().s3Config());
     }

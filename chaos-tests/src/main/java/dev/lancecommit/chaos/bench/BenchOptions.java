@@ -23,7 +23,7 @@ import org.apache.kafka.common.config.ConfigException;
  */
 record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores, List<Integer> writers, int seconds,
     int rowsPerCommit, int tables, int writersPerTable, int keysPerWriter, String kafka, Path out,
-    Optional<Path> python, Optional<Path> chartFrom, boolean verifyFiles) {
+    Optional<Path> python, Optional<Path> chartFrom, boolean verifyFiles, boolean localFsync) {
 
   private static final ConfigKeys KEYS = new ConfigKeys();
   static final ConfigKey<String> WORKLOADS = KEYS.string("workloads", "appends,upserts,pylance,tables",
@@ -56,6 +56,10 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
   static final ConfigKey<Boolean> VERIFY_FILES = KEYS.bool("verify-files", true,
       "The coordinator's commit.verify-files: run the matrix once with file checks on and once off to measure what "
           + "checking each commit's new files costs.");
+  static final ConfigKey<Boolean> LOCAL_FSYNC = KEYS.bool("local-fsync", true,
+      "The coordinator's store.local.fsync on the local store: false measures it without flushing each manifest to "
+          + "disk before answering, as stock Lance's local commit does not (a crash of the machine may then lose an "
+          + "acknowledged commit, on both sides).");
   static final ConfigKey<String> CHART_FROM = KEYS.string("chart-from", "", null,
       "Only redraw results.md and the charts into --out from this earlier results.csv.");
 
@@ -78,7 +82,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         parseList(values.get(STORES), BenchStore.Kind::parse), parseList(values.get(WRITERS), BenchOptions::positive),
         values.get(SECONDS), values.get(ROWS_PER_COMMIT), values.get(TABLES), values.get(WRITERS_PER_TABLE),
         values.get(KEYS_PER_WRITER), values.get(KAFKA).trim(), Path.of(values.get(OUT)),
-        path(values.get(PYTHON)), path(values.get(CHART_FROM)), values.get(VERIFY_FILES));
+        path(values.get(PYTHON)), path(values.get(CHART_FROM)), values.get(VERIFY_FILES),
+        values.get(LOCAL_FSYNC));
   }
 
   /** The command line that repeats these options (for the report). */
@@ -89,7 +94,7 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         "--seconds", String.valueOf(seconds), "--rows-per-commit", String.valueOf(rowsPerCommit),
         "--tables", String.valueOf(tables), "--writers-per-table", String.valueOf(writersPerTable),
         "--keys-per-writer", String.valueOf(keysPerWriter), "--kafka", kafka,
-        "--verify-files", String.valueOf(verifyFiles));
+        "--verify-files", String.valueOf(verifyFiles), "--local-fsync", String.valueOf(localFsync));
   }
 
   static String lower(String value) {
