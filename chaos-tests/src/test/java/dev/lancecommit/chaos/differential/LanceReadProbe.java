@@ -36,9 +36,20 @@ public final class LanceReadProbe {
 
   /** Stock Lance's verdict on each {@code table -> version}, keyed by table. */
   static Map<Path, String> verdicts(Map<Path, Long> versions) throws IOException, InterruptedException {
-    Map<Path, String> verdicts = new HashMap<>();
-    List<Path> pending = new ArrayList<>(versions.keySet());
-    while (!pending.isEmpty()) {
+    List<Map.Entry<Path, Long>> cases = new ArrayList<>(versions.entrySet());
+    List<String> verdicts = verdicts(cases);
+    Map<Path, String> byTable = new HashMap<>();
+    for (int i = 0; i < cases.size(); i++) {
+      byTable.put(cases.get(i).getKey(), verdicts.get(i));
+    }
+    return byTable;
+  }
+
+  /** Stock Lance's verdict on each case (a table root and one of its versions), in order. */
+  public static List<String> verdicts(List<Map.Entry<Path, Long>> cases) throws IOException, InterruptedException {
+    List<String> verdicts = new ArrayList<>();
+    while (verdicts.size() < cases.size()) {
+      List<Map.Entry<Path, Long>> pending = cases.subList(verdicts.size(), cases.size());
       Path stderr = Files.createTempFile("lance-probe", ".err");
       Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-Xmx768m", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", JvmClasspath.current(),
@@ -59,34 +70,35 @@ public final class LanceReadProbe {
       watchdog.start();
       try (BufferedWriter in = new BufferedWriter(new OutputStreamWriter(child.getOutputStream(),
           StandardCharsets.UTF_8))) {
-        for (Path table : pending) {
-          in.write(table + "\t" + versions.get(table) + "\n");
+        for (Map.Entry<Path, Long> c : pending) {
+          in.write(c.getKey() + "\t" + c.getValue() + "\n");
         }
       }
+      int answered = 0;
       try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
           StandardCharsets.UTF_8))) {
         String line;
-        while (!pending.isEmpty() && (line = out.readLine()) != null) {
+        while (answered < pending.size() && (line = out.readLine()) != null) {
           if (line.startsWith(READABLE) || line.startsWith(UNREADABLE)) {
-            verdicts.put(pending.remove(0), line);
+            verdicts.add(line);
+            answered++;
           }
         }
       }
       child.waitFor();
       watchdog.interrupt();
-      if (!pending.isEmpty()) {
+      if (verdicts.size() < cases.size()) {
         List<String> err = Files.readAllLines(stderr);
         String last = err.stream().filter(l -> l.contains("panicked") || l.contains("rror")).reduce((a, b) -> b)
             .orElse(err.isEmpty() ? "" : err.get(err.size() - 1));
-        verdicts.put(pending.remove(0), UNREADABLE + "stock Lance aborted or hung the JVM (exit " + child.exitValue()
-            + "): " + last);
+        verdicts.add(UNREADABLE + "stock Lance aborted or hung the JVM (exit " + child.exitValue() + "): " + last);
       }
       Files.deleteIfExists(stderr);
     }
     return verdicts;
   }
 
-  static boolean readable(String verdict) {
+  public static boolean readable(String verdict) {
     return verdict.startsWith(READABLE);
   }
 

@@ -116,6 +116,16 @@ class PoisonedFieldsDifferentialTest {
         new Poison("field id 9, not in the schema", app, t -> appendFile(t, d -> d.setFields(1, 9)))
             .stricter("the schema contract (400/20): Lance ignores the column, so the real field reads as nulls"),
         new Poison("one field id twice in a data file", app, t -> appendFile(t, d -> d.setFields(1, 0))),
+        new Poison("the non-nullable id stored by no file of the fragment (fuzz suite)", app,
+            t -> appendFile(t, d -> {
+              List<Integer> fields = new ArrayList<>(d.getFieldsList());
+              List<Integer> columns = new ArrayList<>(d.getColumnIndicesList());
+              int at = fields.indexOf(0);
+              fields.remove(at);
+              columns.remove(at);
+              return d.clearFields().addAllFields(fields).clearColumnIndices().addAllColumnIndices(columns);
+            })),
+
         new Poison("column indices swapped", app, t -> appendFile(t, d -> d.setColumnIndices(0, 1)
             .setColumnIndices(1, 0))),
         new Poison("column index beyond the file's columns", app, t -> appendFile(t, d -> d.setColumnIndices(1, 5))),

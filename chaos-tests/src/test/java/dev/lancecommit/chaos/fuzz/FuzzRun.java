@@ -3,11 +3,16 @@ package dev.lancecommit.chaos.fuzz;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.TextFormat;
+import dev.lancecommit.chaos.differential.LanceReadProbe;
 import dev.lancecommit.chaos.harness.ChaosTable;
 import dev.lancecommit.chaos.harness.OperationType;
 import dev.lancecommit.chaos.harness.PlannedCommit;
 import dev.lancecommit.chaos.harness.TransactionPlanner;
+import dev.lancecommit.coordinator.storage.LocalObjectStore;
 import dev.lancecommit.coordinator.storage.ObjectStores;
+import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.coordinator.table.TableOperations;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.testing.lance.LanceTables;
 import java.io.IOException;
@@ -145,13 +150,30 @@ final class FuzzRun implements AutoCloseable {
   void checkTables() throws IOException, InterruptedException {
     for (FuzzTable table : tables) {
       LanceTables lance = table.chaos().lance();
-      List<Long> versions = lance.versions();
+      List<Long> versions;
+      try {
+        versions = lance.versions();
+      } catch (Exception e) { // lance-core throws its IOException undeclared
+        violations.add(table.joinedId() + ": stock Lance cannot list the table's versions: " + e);
+        continue;
+      }
       List<Long> acknowledged = new ArrayList<>(table.model().rowsByVersion().keySet());
       if (!versions.equals(acknowledged)) {
         violations.add(table.joinedId() + ": stock Lance lists versions " + versions + " but the coordinator "
             + "acknowledged " + acknowledged);
       }
-      for (long version : versions) {
+      // Stock Lance reads every version in a child JVM first: on some damage lance-core aborts the process (a Rust
+      // panic across JNI), which would end this run without naming the version.
+      List<Map.Entry<Path, Long>> cases = versions.stream()
+          .map(v -> Map.entry(Path.of(lance.uri()), v)).toList();
+      List<String> verdicts = LanceReadProbe.verdicts(cases);
+      for (int i = 0; i < versions.size(); i++) {
+        long version = versions.get(i);
+        if (!LanceReadProbe.readable(verdicts.get(i))) {
+          violations.add(table.joinedId() + " version " + version + " cannot be read by stock Lance: "
+              + verdicts.get(i) + "; its transaction: " + recordedTransaction(lance, version));
+          continue;
+        }
         List<Long> ids;
         try {
           ids = scan(lance, version);
@@ -170,6 +192,19 @@ final class FuzzRun implements AutoCloseable {
       if (verify.status() != 200 || !JSON.readTree(verify.body()).path("ok").asBoolean()) {
         violations.add(table.joinedId() + ": POST .../verify of the latest version answered " + verify);
       }
+    }
+  }
+
+  /** The transaction recorded for a version (the manifest's), as this project decodes it, for a failure report. */
+  private static String recordedTransaction(LanceTables lance, long version) {
+    try {
+      Path root = Path.of(lance.uri());
+      TableOperations ops = TableOperations.of(new StorageLocation(new LocalObjectStore(root.getParent()),
+          root.getFileName().toString()));
+      return ops.readVersion(version).map(file -> TextFormat.shortDebugString(ops.transactionOf(file)))
+          .orElse("(no manifest)");
+    } catch (RuntimeException e) {
+      return "(" + e + ")";
     }
   }
 
