@@ -347,7 +347,7 @@ final class FuzzRun implements AutoCloseable {
             "Content-Length", Integer.toString(huge.length)), huge, false);
       }
       case 3 -> {
-        int cut = random.nextInt(real.length + 1);
+        int cut = random.nextInt(real.length); // strictly shorter: the whole body is a real (repeated) commit
         sendOdd("truncated", "POST", commitPath(table.joinedId()), Map.of("Content-Type", "application/x-protobuf",
             "Content-Length", Integer.toString(real.length)), java.util.Arrays.copyOf(real, cut), true);
       }

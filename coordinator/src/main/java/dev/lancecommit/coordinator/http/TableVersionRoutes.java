@@ -59,7 +59,9 @@ final class TableVersionRoutes {
     Optional<Long> after = Paging.versionCursor(ctx);
     boolean descending = QueryParams.flag(ctx, body, "descending", false);
     access.require(Authentication.principal(ctx), Permission.READ, id);
-    blocking.run(() -> versionFiles(id, branch))
+    // The newest version alone is what stock clients ask before every managed-versioning commit: no listing.
+    boolean latestOnly = descending && limit == 1 && after.isEmpty() && branch == null;
+    blocking.run(() -> latestOnly ? latestVersionFile(id) : versionFiles(id, branch))
         .onSuccess(files -> {
           List<VersionFile> ordered = new ArrayList<>(files);
           Comparator<VersionFile> byVersion = Comparator.comparingLong(VersionFile::version);
@@ -78,6 +80,9 @@ final class TableVersionRoutes {
             }
             versions.add(json(file));
             last = file;
+          }
+          if (latestOnly && last != null && last.version() > 1) {
+            more = true; // older versions may follow: the next page lists them
           }
           JsonObject out = new JsonObject().put("versions", versions);
           if (more) {
@@ -119,6 +124,11 @@ final class TableVersionRoutes {
       throw ApiException.unsupportedOption(operation, "branch");
     }
     return branch;
+  }
+
+  /** The newest version of main, as a list of one (none when the table has no version yet). Blocking. */
+  private List<VersionFile> latestVersionFile(List<String> id) {
+    return catalog.latestVersionFile(load(id)).map(List::of).orElse(List.of());
   }
 
   /** The versions of main (through the catalog) or of a branch (its own {@code _versions/}). Blocking. */

@@ -243,6 +243,19 @@ public final class Catalog {
   }
 
   /**
+   * The latest version of the table a namespace reader may see, without listing every version where the store
+   * allows it (what stock clients ask before each managed-versioning commit: {@code version/list} with
+   * {@code limit=1}, newest first). Empty when the table has no version.
+   */
+  public Optional<VersionFile> latestVersionFile(TableEntry table) {
+    if (visibility.hiddenFrom(table.location()).isPresent()) {
+      List<VersionFile> files = versionFiles(table); // an unfinished batch: the listing, less its versions
+      return files.isEmpty() ? Optional.empty() : Optional.of(files.get(files.size() - 1));
+    }
+    return tables.latestVersionFile(table);
+  }
+
+  /**
    * The decoded manifest of one version of a table.
    *
    * @throws TableVersionNotFoundException when the table has no such version (any more), or it belongs to an

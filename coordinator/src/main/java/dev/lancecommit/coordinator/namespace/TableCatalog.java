@@ -290,6 +290,10 @@ final class TableCatalog {
     return tableAt(locations.keyOf(table.location())).versionFiles();
   }
 
+  Optional<VersionFile> latestVersionFile(TableEntry table) {
+    return tableAt(locations.keyOf(table.location())).latestVersionFile();
+  }
+
   /**
    * The decoded manifest of one version of a table.
    *

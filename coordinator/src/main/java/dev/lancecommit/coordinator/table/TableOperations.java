@@ -26,7 +26,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +58,7 @@ import org.slf4j.LoggerFactory;
 public final class TableOperations {
   /** Lance's best-effort pointer to the latest version, {@code {"version":N}}, kept on unordered stores. */
   static final String VERSION_HINT = "latest_version_hint.json";
+  private static final Pattern HINT_VERSION = Pattern.compile("\"version\"\\s*:\\s*([0-9]{1,18})");
   private static final Logger LOG = LoggerFactory.getLogger(TableOperations.class);
   /** Between read-backs and create retries of a manifest write whose outcome is unknown (attempts: options). */
   private static final RetryPolicy AMBIGUOUS_WRITE_RETRY =
@@ -333,6 +337,43 @@ public final class TableOperations {
           parsed.version(), location.store().uriOf(info.key()), info.size(), info.lastModified())));
     }
     return List.copyOf(byVersion.values());
+  }
+
+  /**
+   * The latest version's manifest, found without listing every version where the store allows it: on stores that
+   * list unordered (local file systems, where a listing walks every manifest) upward from
+   * {@code latest_version_hint.json}, one HEAD per step, as Lance's own readers do; otherwise, or without a usable
+   * hint, from a listing. Like Lance's readers it trusts that the versions above the hint are contiguous: versions
+   * deleted just above a stale hint could make it answer an older version, which a writer building on it finds out
+   * at its commit (a conflict check), never as a wrong answer about a commit.
+   */
+  public Optional<VersionFile> latestVersionFile() {
+    if (location.store().listsUnordered()) {
+      OptionalLong hint = readVersionHint();
+      Optional<VersionFile> found = hint.isPresent() ? versionFile(hint.getAsLong()) : Optional.empty();
+      if (found.isPresent()) {
+        for (Optional<VersionFile> next = versionFile(found.get().version() + 1); next.isPresent();
+            next = versionFile(found.get().version() + 1)) {
+          found = next;
+        }
+        return found;
+      }
+    }
+    List<VersionFile> all = versionFiles();
+    return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
+  }
+
+  private OptionalLong readVersionHint() {
+    try {
+      Optional<byte[]> bytes = location.store().get(location.key(ManifestNaming.VERSIONS_DIR + "/" + VERSION_HINT));
+      if (bytes.isEmpty()) {
+        return OptionalLong.empty();
+      }
+      Matcher m = HINT_VERSION.matcher(new String(bytes.get(), StandardCharsets.UTF_8));
+      return m.find() ? OptionalLong.of(Long.parseLong(m.group(1))) : OptionalLong.empty();
+    } catch (RuntimeException e) { // a hint being rewritten, or of another shape: list instead
+      return OptionalLong.empty();
+    }
   }
 
   /** The manifest file of {@code version}, if present. */

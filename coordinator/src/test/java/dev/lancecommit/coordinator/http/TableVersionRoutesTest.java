@@ -56,6 +56,30 @@ class TableVersionRoutesTest extends RestServerFixture {
     assertThat(versionPages("", 5)).containsExactly(List.of(1L, 2L, 3L));
   }
 
+  /**
+   * The newest version alone (limit=1, newest first: what stock clients ask before every managed-versioning commit)
+   * comes from the version hint and one HEAD per step up, not from a listing of every version; without a usable hint
+   * it is listed. Older versions follow on the next page either way.
+   */
+  @Test
+  void theNewestVersionAloneIsFoundWithoutListingEveryVersion() throws Exception {
+    Path hint = data.resolve("_versions").resolve("latest_version_hint.json");
+    for (String content : new String[] {"{\"version\":3}", "{\"version\":1}", "", "{\"version\":7}"}) {
+      Files.write(hint, content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      store.clearOperations();
+      Reply reply = post("/v1/table/ns$t/version/list?limit=1&descending=true", "{}");
+      assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+      assertThat(reply.json().getJsonArray("versions")).singleElement()
+          .satisfies(v -> assertThat(((JsonObject) v).getLong("version")).as("hint %s", content).isEqualTo(3L));
+      assertThat(reply.json().getString("page_token")).isNotNull();
+      boolean listed = store.operations().stream().anyMatch(op -> op.startsWith("list ") && op.contains("_versions"));
+      // a hint naming a version that is there is followed up; an empty one, or one naming no version, is listed
+      assertThat(listed).as("hint %s", content).isEqualTo(content.isEmpty() || content.contains("7"));
+    }
+    Files.write(hint, "{\"version\":2}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(versionPages("&descending=true", 1)).containsExactly(List.of(3L), List.of(2L), List.of(1L));
+  }
+
   @Test
   void describeAVersion() {
     Reply reply = post("/v1/table/ns$t/version/describe", "{\"version\":2}");
