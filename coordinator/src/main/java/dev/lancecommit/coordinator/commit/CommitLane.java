@@ -467,6 +467,9 @@ final class CommitLane {
       // Built; written so far only the deletion files of a server-side rebase (named by no manifest yet): every file
       // the version adds is checked here, and a bad one writes nothing more.
       ops.stageDeletionFiles(built.deletionFiles());
+      if (files.enabled()) {
+        joined.forEach(m -> m.observation.phase(CommitPhase.FILE_CHECKS));
+      }
       files.requireAdded(ops.location(), base.latest(), built.next());
     } catch (RuntimeException e) {
       if (joined.size() == 1) {
@@ -792,6 +795,9 @@ final class CommitLane {
           Map.of(VersionEvents.ACTOR_PROPERTY, request.actor()));
       NextVersion next = NextVersion.of(base.latestVersion() + 1, base.scheme(), built.next(), built.recorded());
       ops.stageDeletionFiles(built.deletionFiles()); // named by no manifest yet
+      if (files.enabled()) {
+        observation.phase(CommitPhase.FILE_CHECKS);
+      }
       files.requireAdded(ops.location(), base.latest(), built.next()); // a bad file fails here: nothing more written
       return new Built.Ready(base, ops.stage(base, next, built.deletionFiles()), txn, kind);
     }

@@ -10,6 +10,8 @@ public enum CommitPhase {
   CHECKS,
   /** Server-side rebase, building and encoding the next manifest. */
   BUILD,
+  /** Checking the files the version adds against the store ({@code commit.verify-files}; absent when off). */
+  FILE_CHECKS,
   /** The put-if-absent of the manifest (and its transaction file), settling an unknown outcome. */
   STORAGE_WRITE,
   /** Handing the event to the sink and answering. */

@@ -158,6 +158,7 @@ class ObservabilityE2eTest {
     assertThat(m.value("lance_commit_phase_seconds_count", "phase", "queue_wait")).isEqualTo(7);
     assertThat(m.value("lance_commit_phase_seconds_count", "phase", "checks")).isEqualTo(7);
     assertThat(m.value("lance_commit_phase_seconds_count", "phase", "build")).isEqualTo(4);
+    assertThat(m.value("lance_commit_phase_seconds_count", "phase", "file_checks")).isEqualTo(4);
     assertThat(m.value("lance_commit_phase_seconds_count", "phase", "storage_write")).isEqualTo(4);
     assertThat(m.value("lance_commit_phase_seconds_count", "phase", "event_handoff")).isEqualTo(5);
     assertThat(m.value("lance_commit_group_size_count")).isEqualTo(4);
@@ -226,7 +227,7 @@ class ObservabilityE2eTest {
     SpanData commit = only(trace, "lance.commit");
     assertThat(commit.getParentSpanId()).isEqualTo(server.getSpanId());
     assertThat(commit.getAttributes().asMap().toString()).contains("lance.outcome=committed", "lance.version=2");
-    for (String phase : List.of("queue_wait", "checks", "build", "storage_write", "event_handoff")) {
+    for (String phase : List.of("queue_wait", "checks", "build", "file_checks", "storage_write", "event_handoff")) {
       assertThat(only(trace, "lance.commit." + phase).getParentSpanId()).as(phase).isEqualTo(commit.getSpanId());
     }
     SpanData write = only(trace, "lance.commit.storage_write");
