@@ -7,12 +7,15 @@ import dev.lancecommit.coordinator.cluster.ClusterMembership;
 import dev.lancecommit.coordinator.cluster.OwnedCommits;
 import dev.lancecommit.coordinator.commit.CommitPermit;
 import dev.lancecommit.coordinator.commit.CommitService;
+import dev.lancecommit.coordinator.commit.TableLanes;
 import dev.lancecommit.coordinator.commit.TableNotOwnedException;
+import dev.lancecommit.coordinator.http.ClusterLanes;
 import dev.lancecommit.coordinator.http.ClusterOptions;
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.commit.CommitEventSink;
 import dev.lancecommit.coordinator.commit.CommitSettings;
 import dev.lancecommit.coordinator.batch.BatchCoordinator;
+import dev.lancecommit.coordinator.batch.LeasedHolds;
 import dev.lancecommit.coordinator.batch.PendingBatches;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
 import dev.lancecommit.coordinator.credentials.CredentialVendor;
@@ -234,13 +237,36 @@ public final class Coordinator implements AutoCloseable {
             ? new Readiness.Check(Readiness.Check.UP, true, "member of " + clusterConfig.group())
             : new Readiness.Check("joining", true, "joining group " + clusterConfig.group()));
       }
-      // Batches hold the lanes themselves (a batch member is checked only where its table is owned: ClusterRouting
-      // sends a batch whose tables one instance owns to it).
-      BatchCoordinator batches = new BatchCoordinator(lanes, warehouse, pendingBatches, workers, Clock.systemUTC(),
-          config.get(CoordinatorConfig.BATCH_APPLY_ATTEMPTS), config.get(CoordinatorConfig.BATCH_RECORD_RETENTION_MS),
+      Vertx vertx = Vertx.vertx(observability.vertxOptions());
+      resources.push(() -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+      ClusterOptions clusterOptions = member == null ? null : ClusterOptions.of(member, clusterConfig);
+      // Batches hold the lanes themselves. In cluster mode a batch is coordinated by the instance that received it
+      // (ClusterRouting sends one whose tables a single other instance owns there): the lanes of tables owned
+      // elsewhere are held on their owners (ClusterLanes), which lease them (LeasedHolds).
+      TableLanes batchLanes = lanes;
+      LeasedHolds laneLeases = null;
+      if (member != null) {
+        laneLeases = new LeasedHolds(lanes, warehouse, pendingBatches, workers, Clock.systemUTC(), clusterConfig.batchHoldLease(),
+            clusterConfig.advertisedUrl());
+        resources.push(laneLeases);
+        ClusterLanes clusterLanes = new ClusterLanes(vertx, clusterOptions, lanes);
+        resources.push(clusterLanes);
+        batchLanes = clusterLanes;
+      }
+      BatchCoordinator batches = new BatchCoordinator(batchLanes, warehouse, pendingBatches, workers,
+          Clock.systemUTC(), config.get(CoordinatorConfig.BATCH_APPLY_ATTEMPTS),
+          config.get(CoordinatorConfig.BATCH_RECORD_RETENTION_MS),
           config.get(CoordinatorConfig.BATCH_TEST_APPLY_PAUSE_MS));
       resources.push(batches);
-      batches.completeUnfinished(unfinished); // roll forward before the REST server answers anyone
+      if (member == null) {
+        batches.completeUnfinished(unfinished); // roll forward before the REST server answers anyone
+      } else {
+        // The lanes of a recorded batch's tables are held where they are owned, known once this instance is a
+        // member: roll forward in the background (the members stay hidden here meanwhile). Any instance completes
+        // a batch its recording instance left unfinished for two leases (it died, or lost its holds).
+        workers.execute(() -> batches.completeUnfinished(unfinished));
+        batches.sweepUnfinished(clusterConfig.batchHoldLease(), clusterConfig.batchHoldLease().multipliedBy(2));
+      }
       TableEventPublisher tableEvents = TableEventPublisher.noop();
       if (publication != null) {
         // Table events wait in the warehouse until Kafka acknowledges them; the ones left from an outage or a crash
@@ -266,8 +292,6 @@ public final class Coordinator implements AutoCloseable {
         resources.push(cleanup);
       }
 
-      Vertx vertx = Vertx.vertx(observability.vertxOptions());
-      resources.push(() -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
       int eventLoops = config.get(CoordinatorConfig.HTTP_EVENT_LOOPS);
       RestServer server = new RestServer(vertx, catalog, commits, RestServerOptions.builder()
           .maxBodyBytes(config.get(CoordinatorConfig.HTTP_MAX_BODY_BYTES))
@@ -287,7 +311,8 @@ public final class Coordinator implements AutoCloseable {
               ? () -> observability.scrape().orElse("") : null)
           .refLocks(refLocks)
           .removalLog(removals)
-          .cluster(member == null ? null : ClusterOptions.of(member, clusterConfig))
+          .cluster(clusterOptions)
+          .laneLeases(laneLeases)
           .build());
       LOG.info("Authentication {}", auth.enabled() ? "enabled for principals " + auth.principals()
           : "disabled (every request acts as 'anonymous')");

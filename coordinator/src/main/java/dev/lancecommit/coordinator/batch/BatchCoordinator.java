@@ -6,6 +6,7 @@ import dev.lancecommit.coordinator.commit.CommitResult;
 import dev.lancecommit.coordinator.commit.HeldLane;
 import dev.lancecommit.coordinator.commit.InvalidCommitRequestException;
 import dev.lancecommit.coordinator.commit.TableLanes;
+import dev.lancecommit.coordinator.commit.TableNotOwnedException;
 import dev.lancecommit.coordinator.commit.VersionConflictException;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.storage.StoreException;
@@ -17,16 +18,20 @@ import dev.lancecommit.retry.Backoff;
 import dev.lancecommit.retry.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -73,6 +78,8 @@ public final class BatchCoordinator implements AutoCloseable {
   private final Duration retention;
   private final Duration applyPause;
   private final ScheduledExecutorService background;
+  /** Recorded batches this instance is completing (its own, or found unfinished): the sweep leaves them alone. */
+  private final Set<String> completing = ConcurrentHashMap.newKeySet();
 
   /** A batch whose versions all exist: its id and one result per member, in request order. */
   public record Committed(String batchId, List<CommitResult> results) {}
@@ -124,7 +131,7 @@ public final class BatchCoordinator implements AutoCloseable {
       return CompletableFuture.failedFuture(e);
     }
     String batchId = UUID.randomUUID().toString();
-    return holdAll(members).thenApplyAsync(held -> run(batchId, operation, actor, members, held), executor);
+    return holdAll(batchId, members).thenApplyAsync(held -> run(batchId, operation, actor, members, held), executor);
   }
 
   private static void requireDistinctTables(List<Member> members) {
@@ -147,7 +154,7 @@ public final class BatchCoordinator implements AutoCloseable {
   }
 
   /** Holds every member's lane, one after the other in the global order; by request index. */
-  private CompletableFuture<Map<Integer, HeldLane>> holdAll(List<Member> members) {
+  private CompletableFuture<Map<Integer, HeldLane>> holdAll(String batchId, List<Member> members) {
     List<Integer> order = new ArrayList<>();
     for (int i = 0; i < members.size(); i++) {
       order.add(i);
@@ -156,7 +163,7 @@ public final class BatchCoordinator implements AutoCloseable {
     CompletableFuture<Map<Integer, HeldLane>> held = CompletableFuture.completedFuture(new HashMap<>());
     for (int index : order) {
       TableRef table = members.get(index).table();
-      held = held.thenCompose(map -> lanes.hold(table).handle((lane, failure) -> {
+      held = held.thenCompose(map -> lanes.hold(table, batchId).handle((lane, failure) -> {
         if (failure != null) {
           map.values().forEach(l -> l.release(false));
           throw new BatchMemberException(index, table.id(), unwrap(failure));
@@ -200,12 +207,20 @@ public final class BatchCoordinator implements AutoCloseable {
     BatchRecord record = new BatchRecord(BatchRecord.FORMAT, batchId, clock.instant().toString(), operation, actor,
         recorded);
     hide(record);
+    completing.add(batchId);
     switch (log.write(record)) {
       case ABSENT -> {
         show(record);
         held.values().forEach(lane -> lane.release(false));
         throw new StoreUnavailableException("The record of batch " + batchId + " could not be written; nothing of "
             + "the batch was applied. Retry the request.", null);
+      }
+      case ABORTED -> {
+        show(record);
+        held.values().forEach(lane -> lane.release(false));
+        throw new StoreUnavailableException("Batch " + batchId + " took too long: the owner of one of its tables "
+            + "ended its hold (cluster.batch-hold-lease.ms) and fenced the batch before its record was written; "
+            + "nothing of the batch was applied. Retry the request.", null);
       }
       case UNKNOWN -> {
         background.execute(() -> settle(record, held));
@@ -270,6 +285,18 @@ public final class BatchCoordinator implements AutoCloseable {
       LOG.error("Batch {} cannot be completed and is left partly applied: {}", record.batchId(), e.getMessage());
       finish(record, held);
       throw e;
+    } catch (TableNotOwnedException e) {
+      // Cluster mode: a member's table moved to another instance (or its owner died with the hold) after the batch
+      // was recorded. The record stays the decision: the holds are let go (events of the versions written go out)
+      // and the batch is completed through the tables' current owners. Between the old owner's loss and the new
+      // hold, a commit reaching the new owner first can take a member's version: then the batch is broken (409/19,
+      // logged), never forked -- put-if-absent still fences every version.
+      LOG.warn("Batch {} lost a member's lane ({}); completing it through the current owners", record.batchId(),
+          e.getMessage());
+      held.values().forEach(lane -> lane.release(true));
+      background.schedule(() -> completeRecorded(record), BACKGROUND_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+      throw new BatchPendingException(record.batchId(), "Batch " + record.batchId() + " is recorded and will be "
+          + "completed through the tables' current owners; the same request again answers then.", e);
     } catch (RuntimeException e) {
       LOG.warn("Batch {} is recorded but not complete; completing it in the background: {}", record.batchId(),
           e.toString());
@@ -283,6 +310,7 @@ public final class BatchCoordinator implements AutoCloseable {
   }
 
   private void finish(BatchRecord record, Map<Integer, HeldLane> held) {
+    completing.remove(record.batchId());
     try {
       log.markDone(record.batchId(), clock.instant());
     } catch (StoreException e) {
@@ -319,7 +347,7 @@ public final class BatchCoordinator implements AutoCloseable {
           throw e;
         }
         sleep(pause.get());
-      } catch (BatchBrokenException e) {
+      } catch (BatchBrokenException | TableNotOwnedException e) {
         throw e;
       } catch (RuntimeException e) {
         throw new BatchBrokenException("Member " + member.index() + " of batch " + record.batchId() + " (table "
@@ -389,6 +417,7 @@ public final class BatchCoordinator implements AutoCloseable {
    * the retention. Blocking; a batch that cannot be completed now is completed in the background.
    */
   public void completeUnfinished(Unfinished found) {
+    found.records.forEach(record -> completing.add(record.batchId()));
     for (BatchRecord record : found.records) {
       completeRecorded(record);
     }
@@ -402,12 +431,41 @@ public final class BatchCoordinator implements AutoCloseable {
     }
   }
 
+  /**
+   * Cluster mode: every {@code every}, completes the recorded batches left unfinished for longer than
+   * {@code olderThan} by an instance that died or lost its holds (their members are hidden here meanwhile). Another
+   * instance may be completing the same batch: both go through the members' lanes, so the second finds every
+   * version written and writes nothing.
+   */
+  public void sweepUnfinished(Duration every, Duration olderThan) {
+    background.scheduleWithFixedDelay(() -> {
+      try {
+        List<BatchRecord> unfinished = log.unfinished();
+        Set<String> ids = new HashSet<>();
+        for (BatchRecord record : unfinished) {
+          ids.add(record.batchId());
+          if (Instant.parse(record.createdAt()).plus(olderThan).isAfter(clock.instant())
+              || !completing.add(record.batchId())) {
+            continue;
+          }
+          LOG.info("Batch {} was left unfinished by the instance that recorded it; completing it",
+              record.batchId());
+          hide(record);
+          completeRecorded(record);
+        }
+        completing.removeIf(id -> !ids.contains(id)); // finished (or not recorded yet: harmless, lanes serialize)
+      } catch (RuntimeException e) {
+        LOG.debug("Sweep of unfinished batches failed: {}", e.toString());
+      }
+    }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
   private void completeRecorded(BatchRecord record) {
     List<Member> members = record.members().stream().map(m -> new Member(m.table(),
         new CommitRequest(m.transaction(), Optional.empty(), m.rebase(), record.actor()), m.version())).toList();
     Map<Integer, HeldLane> held;
     try {
-      held = holdAll(members).join();
+      held = holdAll(record.batchId(), members).join();
     } catch (CompletionException e) {
       LOG.warn("Unfinished batch {}: its lanes could not be held ({}); retrying", record.batchId(), e.toString());
       background.schedule(() -> completeRecorded(record), BACKGROUND_RETRY.toMillis(), TimeUnit.MILLISECONDS);

@@ -37,11 +37,12 @@ final class BatchLog {
   }
 
   /** Outcome of writing a record. */
-  enum Written { WRITTEN, ABSENT, UNKNOWN }
+  enum Written { WRITTEN, ABSENT, ABORTED, UNKNOWN }
 
   /**
    * Writes the record with put-if-absent. WRITTEN: it is there (now or from an earlier attempt); ABSENT: it
-   * certainly is not; UNKNOWN: the store answered neither way (write and read-back failed).
+   * certainly is not; ABORTED: the owner of a member's table fenced the batch first (cluster mode, a hold whose
+   * lease ran out), so it never will be; UNKNOWN: the store answered neither way (write and read-back failed).
    */
   Written write(BatchRecord record) {
     byte[] bytes = record.encode();
@@ -50,9 +51,12 @@ final class BatchLog {
       warehouse.store().putIfAbsent(key, bytes);
       return Written.WRITTEN;
     } catch (ObjectAlreadyExistsException e) {
-      // A batch id is a fresh uuid: only our own earlier attempt can hold it.
-      return read(record.batchId()).map(r -> Arrays.equals(r.encode(), bytes)).orElse(false)
-          ? Written.WRITTEN : Written.ABSENT;
+      // A batch id is a fresh uuid: only our own earlier attempt, or an owner's abort, can hold it.
+      Optional<BatchRecord> there = read(record.batchId());
+      if (there.isPresent() && there.get().aborted()) {
+        return Written.ABORTED;
+      }
+      return there.map(r -> Arrays.equals(r.encode(), bytes)).orElse(false) ? Written.WRITTEN : Written.ABSENT;
     } catch (StoreUnavailableException e) {
       LOG.warn("Batch record {} was not written: {}", record.batchId(), e.toString());
       return Written.ABSENT;
@@ -65,7 +69,8 @@ final class BatchLog {
   /** Reads back a record whose write had an unknown outcome. */
   Written settle(String batchId) {
     try {
-      return read(batchId).isPresent() ? Written.WRITTEN : Written.ABSENT;
+      Optional<BatchRecord> there = read(batchId);
+      return there.isEmpty() ? Written.ABSENT : there.get().aborted() ? Written.ABORTED : Written.WRITTEN;
     } catch (StoreException e) {
       return Written.UNKNOWN;
     }
@@ -73,6 +78,29 @@ final class BatchLog {
 
   Optional<BatchRecord> read(String batchId) {
     return warehouse.store().get(recordKey(batchId)).map(BatchRecord::decode);
+  }
+
+  /**
+   * Fences a batch that is not recorded: writes its abort at the record's key with put-if-absent (then marks it
+   * finished). Empty when the abort is written (the batch can never be recorded); else the record that was there
+   * first: the batch happens and its members must be written.
+   *
+   * @throws StoreException when the store answered neither way: nothing is decided, try again
+   */
+  Optional<BatchRecord> abort(String batchId, Instant at, String by) {
+    BatchRecord abort = BatchRecord.abort(batchId, at.toString(), by);
+    try {
+      warehouse.store().putIfAbsent(recordKey(batchId), abort.encode());
+    } catch (ObjectAlreadyExistsException e) {
+      BatchRecord there = read(batchId).orElseThrow(() -> new StoreUnavailableException("Batch record " + batchId
+          + " exists but cannot be read", e));
+      return there.aborted() ? Optional.empty() : Optional.of(there);
+    } catch (StoreOutcomeUnknownException e) {
+      BatchRecord there = read(batchId).orElseThrow(() -> e);
+      return there.aborted() ? Optional.empty() : Optional.of(there);
+    }
+    markDone(batchId, at);
+    return Optional.empty();
   }
 
   /** Marks a batch finished (every member version written). A plain put: writing it twice is harmless. */
@@ -95,7 +123,7 @@ final class BatchLog {
     List<BatchRecord> out = new ArrayList<>();
     for (String id : records) {
       if (!done.contains(id)) {
-        read(id).ifPresent(out::add);
+        read(id).filter(r -> !r.aborted()).ifPresent(out::add);
       }
     }
     return out;

@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator.batch;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,6 +22,11 @@ import java.util.List;
  * </pre>
  *
  * {@code index} is the member's position in the request; {@code version} the version it was checked to make.
+ *
+ * <p>In cluster mode the same key can instead hold an <em>abort</em>: {@code {"format": 1, "batch_id": "...",
+ * "aborted_by": "<owner URL>", "members": []}}, written with put-if-absent by the owner of a member's table when
+ * the coordinating instance stopped renewing its hold before the record was written. Whoever wins the key decides:
+ * the record (the batch happens) or the abort (nothing of it is written).
  */
 record BatchRecord(
     @JsonProperty("format") int format,
@@ -28,7 +34,8 @@ record BatchRecord(
     @JsonProperty("created_at") String createdAt,
     @JsonProperty("operation") String operation,
     @JsonProperty("actor") String actor,
-    @JsonProperty("members") List<Member> members) {
+    @JsonProperty("members") List<Member> members,
+    @JsonProperty("aborted_by") @JsonInclude(JsonInclude.Include.NON_NULL) String abortedBy) {
 
   static final int FORMAT = 1;
   private static final ObjectMapper MAPPER = new ObjectMapper()
@@ -36,6 +43,19 @@ record BatchRecord(
 
   BatchRecord {
     members = List.copyOf(members);
+  }
+
+  BatchRecord(int format, String batchId, String createdAt, String operation, String actor, List<Member> members) {
+    this(format, batchId, createdAt, operation, actor, members, null);
+  }
+
+  /** The abort of a batch that was never recorded, written at its record's key by the owner {@code by}. */
+  static BatchRecord abort(String batchId, String at, String by) {
+    return new BatchRecord(FORMAT, batchId, at, "aborted", "", List.of(), by);
+  }
+
+  boolean aborted() {
+    return abortedBy != null;
   }
 
   record Member(

@@ -83,6 +83,12 @@ public final class ClusterConfig {
       "When a partition moves away in a rebalance (scale out, rolling restart, shutdown), how long the instance "
           + "giving it up waits for its commits under way to finish and their events to be published before it "
           + "lets go; whatever is left is published by the new owner's reconciler.");
+  public static final ConfigKey<Duration> BATCH_HOLD_LEASE_MS = KEYS.millis("cluster.batch-hold-lease.ms", 10_000,
+      atLeast(100),
+      "An atomic batch whose tables other instances own holds their lanes there; the instance coordinating it renews "
+          + "each hold every third of this lease. A hold not renewed for this long (the coordinating instance died or "
+          + "cannot be reached) is ended by its owner: if the batch was not recorded yet the owner fences it (the "
+          + "batch then writes nothing), otherwise it writes its member's version itself (roll forward).");
 
   private final Config values;
 
@@ -173,6 +179,10 @@ public final class ClusterConfig {
 
   public Duration handoverDrain() {
     return values.get(HANDOVER_DRAIN_MS);
+  }
+
+  public Duration batchHoldLease() {
+    return values.get(BATCH_HOLD_LEASE_MS);
   }
 
   private static void checkUrl(String name, String url) {

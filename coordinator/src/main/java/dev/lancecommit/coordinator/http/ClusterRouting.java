@@ -62,7 +62,10 @@ final class ClusterRouting {
       // the metadata-only schema changes: each is a commit through the table's lane
       "/v1/table/:id/schema_metadata/update", "/v1/table/:id/update_field_metadata", "/v1/table/:id/alter_columns",
       "/v1/table/:id/drop_columns");
-  /** Atomic batches: their tables are named in the body; served where all of them are owned. */
+  /**
+   * Atomic batches: their tables are named in the body; sent to the owner when one other instance owns all of them,
+   * else coordinated here.
+   */
   static final List<String> BATCHES = List.of("/v1/table/version/batch-create", "/v1/table/batch-commit");
   private static final String ATTEMPT = "lancecommit.cluster.attempt";
 
@@ -141,10 +144,11 @@ final class ClusterRouting {
   }
 
   /**
-   * An atomic batch ({@code BatchCreateTableVersions}, {@code BatchCommitTables}) is served by the instance that owns
-   * all of its tables: here, or forwarded there (waiting, bounded, while one of them has no owner). A batch whose
-   * tables are owned by different instances is refused (501/0): its members' lanes cannot be held across instances
-   * yet. A body that names no tables goes on to the route, which answers what is wrong with it.
+   * An atomic batch ({@code BatchCreateTableVersions}, {@code BatchCommitTables}) whose tables one instance owns is
+   * served there: here, or forwarded to it (no lane is then held across instances). A batch whose tables are owned by
+   * different instances is coordinated here, the instance that received it: its members' lanes are held on their
+   * owners ({@link ClusterLanes}). While one of its tables has no owner it waits, bounded, as any request does. A
+   * body that names no tables goes on to the route, which answers what is wrong with it.
    */
   private void routeBatch(RoutingContext ctx) {
     List<String> keys = batchTables(ctx);
@@ -196,14 +200,15 @@ final class ClusterRouting {
 
   /**
    * Where the attempt goes: its table's route; for a batch, that route only if every other table's is the same
-   * (one owner for all), else the first table without an owner, or {@code null} when they are owned by different
-   * instances.
+   * (one owner for all), else the first table without an owner, or here ({@link Route.Local}) when they are owned by
+   * different instances: this instance coordinates the batch.
    */
   private Route routeOf(Attempt attempt) {
     Route first = ownership.route(attempt.key);
     if (attempt.others.isEmpty() || first instanceof Route.Unowned) {
       return first;
     }
+    boolean mixed = false;
     for (String other : attempt.others) {
       Route route = ownership.route(other);
       if (route instanceof Route.Unowned) {
@@ -212,10 +217,10 @@ final class ClusterRouting {
       boolean same = route instanceof Route.Local && first instanceof Route.Local
           || route instanceof Route.Remote r && first instanceof Route.Remote f && r.url().equals(f.url());
       if (!same) {
-        return null;
+        mixed = true;
       }
     }
-    return first;
+    return mixed ? new Route.Local(first.partition()) : first;
   }
 
   /** A route failed: a commit this instance turned out not to own is sent to the owner, the rest answered. */
@@ -236,14 +241,6 @@ final class ClusterRouting {
       return;
     }
     Route route = routeOf(attempt);
-    if (route == null) {
-      fail(ctx, new ApiException(501, ErrorCode.UNSUPPORTED, "Batch spans tables owned by different coordinators",
-          "In cluster mode an atomic batch is served by the instance owning all of its tables; tables "
-              + attempt.key + " and " + String.join(", ", attempt.others) + " are owned by different instances "
-              + "(their partitions of the events topic). Commit them separately, or as batches of tables one "
-              + "instance owns (GET /healthz names each partition's owner)."));
-      return;
-    }
     if (route instanceof Route.Local) {
       if (!attempt.handedBack) {
         ctx.next(); // the route runs here

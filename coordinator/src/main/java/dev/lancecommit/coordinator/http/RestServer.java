@@ -151,6 +151,8 @@ public final class RestServer {
       r.route().handler(authentication::verifyForwarded);
       clusterRouting = new ClusterRouting(vertx, cluster.get());
       clusterRouting.mount(r);
+      options.laneLeases().ifPresent(leases ->
+          new InternalLaneRoutes(leases, cluster.get().ownership(), blocking).mount(r));
     }
     new NamespaceRoutes(catalog, blocking, access).mount(r);
     new TableListRoutes(catalog, blocking, access).mount(r);

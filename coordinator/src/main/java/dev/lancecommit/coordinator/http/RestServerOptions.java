@@ -1,6 +1,7 @@
 package dev.lancecommit.coordinator.http;
 
 import dev.lancecommit.coordinator.batch.BatchCoordinator;
+import dev.lancecommit.coordinator.batch.LeasedHolds;
 import dev.lancecommit.coordinator.auth.AccessControl;
 import dev.lancecommit.coordinator.credentials.CredentialVendor;
 import dev.lancecommit.coordinator.observe.Readiness;
@@ -51,6 +52,7 @@ public final class RestServerOptions {
   private final CredentialVendor credentialVendor;
   private final Function<String, StorageLocation> tableStorage;
   private final BatchCoordinator batches;
+  private final LeasedHolds laneLeases;
   private final boolean managedVersioningByDefault;
   private final TableEventPublisher tableEvents;
   private final Supplier<String> eventsStatus;
@@ -76,6 +78,7 @@ public final class RestServerOptions {
     this.credentialVendor = builder.credentialVendor;
     this.tableStorage = builder.tableStorage;
     this.batches = builder.batches;
+    this.laneLeases = builder.laneLeases;
     this.verifyParallelism = builder.verifyParallelism;
     this.managedVersioningByDefault = builder.managedVersioningByDefault;
     this.tableEvents = builder.tableEvents;
@@ -112,6 +115,11 @@ public final class RestServerOptions {
   /** The atomic multi-table commits (BatchCreateTableVersions, BatchCommitTables); empty: they answer 501. */
   public Optional<BatchCoordinator> batches() {
     return Optional.ofNullable(batches);
+  }
+
+  /** Cluster mode: the holds of this instance's lanes that batches coordinated elsewhere take. */
+  public Optional<LeasedHolds> laneLeases() {
+    return Optional.ofNullable(laneLeases);
   }
 
   public Optional<Function<String, StorageLocation>> tableStorage() {
@@ -185,6 +193,7 @@ public final class RestServerOptions {
     private CredentialVendor credentialVendor;
     private Function<String, StorageLocation> tableStorage;
     private BatchCoordinator batches;
+    private LeasedHolds laneLeases;
     private boolean managedVersioningByDefault;
     private TableEventPublisher tableEvents = TableEventPublisher.noop();
     private Supplier<String> eventsStatus = () -> "disabled";
@@ -263,6 +272,12 @@ public final class RestServerOptions {
     /** Resolves a table location to its store and key, e.g. {@code ObjectStores::resolve}; null disables it. */
     public Builder batches(BatchCoordinator batches) {
       this.batches = batches;
+      return this;
+    }
+
+    /** Cluster mode: serves the internal lane routes ({@link LeasedHolds}); the caller closes it. */
+    public Builder laneLeases(LeasedHolds laneLeases) {
+      this.laneLeases = laneLeases;
       return this;
     }
 

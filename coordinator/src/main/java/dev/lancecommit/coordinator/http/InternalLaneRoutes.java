@@ -1,0 +1,154 @@
+package dev.lancecommit.coordinator.http;
+
+import dev.lancecommit.coordinator.batch.LeasedHolds;
+import dev.lancecommit.coordinator.cluster.TableOwnership;
+import dev.lancecommit.coordinator.commit.CheckedCommit;
+import dev.lancecommit.coordinator.commit.CommitRequest;
+import dev.lancecommit.coordinator.commit.CommitResult;
+import dev.lancecommit.coordinator.commit.TableNotOwnedException;
+import dev.lancecommit.coordinator.table.TableRef;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Cluster mode, between instances only: the lanes of the tables this instance owns, held for an atomic batch another
+ * instance coordinates ({@link LeasedHolds}; the caller is {@link ClusterLanes}). Every call must be signed with the
+ * cluster secret ({@link dev.lancecommit.coordinator.cluster.ForwardSigner}); a client gets 401.
+ *
+ * <ul>
+ *   <li>{@code POST /v1/internal/lanes/hold} {@code {"table_id", "location", "table_uuid", "branch", "batch_id"}}:
+ *       waits for the lane's turn; {@code {"hold_id", "lease_ms"}};
+ *   <li>{@code POST /v1/internal/lanes/{hold}/check} with the member's commit request: {@code {"version",
+ *       "already_committed"}}, or the error a single commit would get;
+ *   <li>{@code POST /v1/internal/lanes/{hold}/apply} {@code {"batch_id"}}: the commit result;
+ *   <li>{@code POST /v1/internal/lanes/{hold}/renew}, {@code POST /v1/internal/lanes/{hold}/release}
+ *       {@code {"hand_over_events"}}: 204 (release is idempotent).
+ * </ul>
+ *
+ * A failure that means the hold is gone (it ended, or this instance does not own the table) carries
+ * {@value #LANE_LOST}: the caller then goes through the table's current owner.
+ */
+final class InternalLaneRoutes {
+  static final String PREFIX = "/v1/internal/lanes";
+  /** On an error answer: the hold is gone or the table is not owned here; nothing of the call was done. */
+  static final String LANE_LOST = "x-lcc-lane-lost";
+
+  private final LeasedHolds holds;
+  private final TableOwnership ownership;
+  private final Blocking blocking;
+
+  InternalLaneRoutes(LeasedHolds holds, TableOwnership ownership, Blocking blocking) {
+    this.holds = holds;
+    this.ownership = ownership;
+    this.blocking = blocking;
+  }
+
+  void mount(Router router) {
+    router.post(PREFIX + "/hold").handler(this::hold);
+    router.post(PREFIX + "/:hold/check").handler(ctx -> answer(ctx, blocking.run(() -> {
+      CheckedCommit checked = holds.check(ctx.pathParam("hold"), request(body(ctx)));
+      return new JsonObject().put("version", checked.version()).put("already_committed", checked.alreadyCommitted());
+    })));
+    router.post(PREFIX + "/:hold/apply").handler(ctx -> answer(ctx, blocking.run(() ->
+        result(holds.apply(ctx.pathParam("hold"), body(ctx).getString("batch_id"))))));
+    router.post(PREFIX + "/:hold/renew").handler(ctx -> {
+      requireInstance(ctx);
+      holds.renew(ctx.pathParam("hold"));
+      ctx.response().setStatusCode(204).end();
+    });
+    router.post(PREFIX + "/:hold/release").handler(ctx -> {
+      requireInstance(ctx);
+      holds.release(ctx.pathParam("hold"), body(ctx).getBoolean("hand_over_events", false));
+      ctx.response().setStatusCode(204).end();
+    });
+  }
+
+  private void hold(RoutingContext ctx) {
+    requireInstance(ctx);
+    JsonObject body = body(ctx);
+    List<String> id = new ArrayList<>();
+    JsonArray parts = body.getJsonArray("table_id", new JsonArray());
+    parts.forEach(p -> id.add(String.valueOf(p)));
+    String batchId = body.getString("batch_id");
+    if (id.isEmpty() || body.getString("location") == null || batchId == null) {
+      throw ApiException.invalidInput("A lane hold needs table_id, location and batch_id");
+    }
+    TableRef table = new TableRef(id, body.getString("location"), body.getString("table_uuid"),
+        body.getString("branch"));
+    if (!ownership.serves(table.joinedId())) {
+      throw new TableNotOwnedException("This coordinator does not own table " + table.joinedId());
+    }
+    answer(ctx, Future.fromCompletionStage(holds.hold(table, batchId), ctx.vertx().getOrCreateContext())
+        .map(holdId -> new JsonObject().put("hold_id", holdId).put("lease_ms", holds.lease().toMillis())));
+  }
+
+  private static void answer(RoutingContext ctx, Future<JsonObject> work) {
+    requireInstance(ctx);
+    work.onSuccess(json -> Responses.json(ctx, json)).onFailure(failure -> {
+      if (ErrorMapper.unwrap(failure) instanceof TableNotOwnedException) {
+        ctx.response().putHeader(LANE_LOST, "true");
+      }
+      ctx.fail(failure);
+    });
+  }
+
+  /** Only another instance of the cluster (a request signed with the cluster secret) holds lanes. */
+  private static void requireInstance(RoutingContext ctx) {
+    if (Authentication.forwarded(ctx) == null) {
+      throw new dev.lancecommit.coordinator.auth.UnauthenticatedException(
+          "Internal lane routes answer only other instances of the cluster");
+    }
+  }
+
+  private static JsonObject body(RoutingContext ctx) {
+    try {
+      JsonObject json = ctx.body().asJsonObject();
+      return json == null ? new JsonObject() : json;
+    } catch (RuntimeException e) {
+      throw ApiException.invalidInput("Malformed JSON body");
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------- wire format
+
+  static JsonObject request(CommitRequest request) {
+    Base64.Encoder b64 = Base64.getEncoder();
+    return new JsonObject()
+        .put("transaction", b64.encodeToString(request.transaction()))
+        .put("affected_rows", request.affectedRows().map(b64::encodeToString).orElse(null))
+        .put("rebase", request.rebase())
+        .put("actor", request.actor())
+        .put("rebase_over_appends_only", request.rebaseOverAppendsOnly())
+        .put("groupable", request.groupable());
+  }
+
+  static CommitRequest request(JsonObject json) {
+    Base64.Decoder b64 = Base64.getDecoder();
+    String transaction = json.getString("transaction");
+    if (transaction == null) {
+      throw ApiException.invalidInput("A lane check needs 'transaction'");
+    }
+    return new CommitRequest(b64.decode(transaction),
+        Optional.ofNullable(json.getString("affected_rows")).map(b64::decode), json.getBoolean("rebase", false),
+        json.getString("actor", "anonymous"), json.getBoolean("rebase_over_appends_only", false),
+        json.getBoolean("groupable", false));
+  }
+
+  static JsonObject result(CommitResult result) {
+    return new JsonObject().put("version", result.version()).put("read_version", result.readVersion())
+        .put("transaction_uuid", result.transactionUuid()).put("manifest_path", result.manifestPath())
+        .put("operation", result.operation()).put("group_size", result.groupSize());
+  }
+
+  static CommitResult result(JsonObject json) {
+    return new CommitResult(json.getLong("version"), json.getLong("read_version"), json.getString("transaction_uuid"),
+        json.getString("manifest_path"), json.getString("operation"), json.getInteger("group_size", 1));
+  }
+}
