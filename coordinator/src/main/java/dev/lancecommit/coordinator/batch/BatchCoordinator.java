@@ -61,13 +61,17 @@ import org.slf4j.LoggerFactory;
  * forward, never back. A record whose write had an unknown outcome is read back in the background until it is known
  * to exist (then the batch completes) or not (then it is abandoned and its members shown again).
  *
- * <p>Lanes are reached through {@link TableLanes} only, so a batch whose tables are owned by other instances can be
- * coordinated by the instance that received it once lanes can be remote.
+ * <p>Lanes are reached through {@link TableLanes} only: in cluster mode a batch whose tables other instances own is
+ * coordinated by the instance that received it, the lanes of those tables held on their owners
+ * ({@code http.ClusterLanes}, {@link LeasedHolds}); the record's put-if-absent stays the single decision, also against
+ * an owner that fences a batch whose coordinator went silent.
  */
 public final class BatchCoordinator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BatchCoordinator.class);
   private static final RetryPolicy APPLY_RETRY = RetryPolicy.exponential(Duration.ofMillis(100), Duration.ofSeconds(2));
   private static final Duration BACKGROUND_RETRY = Duration.ofSeconds(2);
+  private static final int HOLD_AGAIN_ATTEMPTS = 3;
+  private static final Duration HOLD_AGAIN_WAIT = Duration.ofSeconds(30);
 
   private final TableLanes lanes;
   private final BatchLog log;
@@ -279,18 +283,15 @@ public final class BatchCoordinator implements AutoCloseable {
           sleep(applyPause);
         }
         CheckedCommit first = checked == null ? null : checked.get(member.index());
-        results.add(applyMember(record, member, held.get(member.index()), first));
+        results.add(applyOrHoldAgain(record, member, held, first));
       }
     } catch (BatchBrokenException e) {
       LOG.error("Batch {} cannot be completed and is left partly applied: {}", record.batchId(), e.getMessage());
       finish(record, held);
       throw e;
     } catch (TableNotOwnedException e) {
-      // Cluster mode: a member's table moved to another instance (or its owner died with the hold) after the batch
-      // was recorded. The record stays the decision: the holds are let go (events of the versions written go out)
-      // and the batch is completed through the tables' current owners. Between the old owner's loss and the new
-      // hold, a commit reaching the new owner first can take a member's version: then the batch is broken (409/19,
-      // logged), never forked -- put-if-absent still fences every version.
+      // The lane could not be held again (see applyOrHoldAgain): let every hold go (events of the versions written
+      // go out) and complete the batch through the tables' current owners from scratch.
       LOG.warn("Batch {} lost a member's lane ({}); completing it through the current owners", record.batchId(),
           e.getMessage());
       held.values().forEach(lane -> lane.release(true));
@@ -319,6 +320,49 @@ public final class BatchCoordinator implements AutoCloseable {
     }
     show(record);
     held.values().forEach(lane -> lane.release(true));
+  }
+
+  /**
+   * Writes a member; in cluster mode, when its lane was lost after the batch was recorded (its table moved to another
+   * instance, or its owner died with the hold: {@link TableNotOwnedException}), holds the lane again where the table
+   * is owned now and writes it there. The record stays the decision. Between the old owner's loss and the new hold, a
+   * commit reaching the new owner first can take the member's version: the batch is then broken (409/19, logged),
+   * never forked, since put-if-absent still fences every version. The other members' lanes stay held meanwhile; the
+   * new hold waits at most {@link #HOLD_AGAIN_WAIT} (it is out of the global order, so it must not wait forever).
+   */
+  private CommitResult applyOrHoldAgain(BatchRecord record, BatchRecord.Member member, Map<Integer, HeldLane> held,
+      CheckedCommit first) {
+    CheckedCommit checked = first;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return applyMember(record, member, held.get(member.index()), checked);
+      } catch (TableNotOwnedException e) {
+        if (attempt >= HOLD_AGAIN_ATTEMPTS) {
+          throw e;
+        }
+        LOG.warn("Batch {}: the lane of member {} (table {}) was lost ({}); holding it again where it is owned now",
+            record.batchId(), member.index(), String.join("$", member.tableId()), e.getMessage());
+        held.get(member.index()).release(true); // hands over the event of a version written before the loss
+        held.put(member.index(), holdAgain(member.table(), record.batchId()));
+        checked = null;
+      }
+    }
+  }
+
+  private HeldLane holdAgain(TableRef table, String batchId) {
+    CompletableFuture<HeldLane> hold = lanes.hold(table, batchId);
+    try {
+      return hold.get(HOLD_AGAIN_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      hold.thenAccept(lane -> lane.release(false)); // granted after all: nobody uses it
+      throw new TableNotOwnedException("The lane of " + table.joinedId() + " could not be held again within "
+          + HOLD_AGAIN_WAIT.toSeconds() + " s");
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw unwrap(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreUnavailableException("Interrupted while holding the lane of " + table.joinedId(), e);
+    }
   }
 
   private CommitResult applyMember(BatchRecord record, BatchRecord.Member member, HeldLane lane,

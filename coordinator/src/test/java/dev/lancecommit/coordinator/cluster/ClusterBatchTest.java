@@ -260,6 +260,39 @@ class ClusterBatchTest {
   }
 
   /**
+   * The owner of a member's table stops after the batch is recorded, while holding the member's lane: its lease ends
+   * with the batch recorded (it writes the member itself, or leaves it), the table moves to another instance, and the
+   * coordinating instance, finding the lane lost, holds it again where the table is owned now and completes the batch:
+   * its caller gets every version.
+   */
+  @Test
+  void anOwnerStoppingMidBatchHandsTheMemberToTheNewOwnerAndTheBatchCompletes() throws Exception {
+    Setup s = twoTablesOwnedApart(Map.of("batch.test.apply-pause.ms", "4000"));
+    JsonObject batch = new JsonObject().put("entries", new JsonArray()
+        .add(entry(s.a(), 2, stage(s.a(), 2, 5))).add(entry(s.b(), 2, stage(s.b(), 2, 5))));
+    CommitApi receiver = new CommitApi(s.receiver().restUrl());
+    CompletableFuture<CommitApi.Response> answer = CompletableFuture.supplyAsync(() ->
+        receiver.postJson("/v1/table/version/batch-create", batch.encode()));
+    Path manifestA2 = Path.of(lance.get(s.a()).uri()).resolve(ManifestNaming.path(ManifestNaming.Scheme.V2, 2));
+    await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(manifestA2));
+    s.ownerB().close(); // recorded, a written, b's lane held on its owner, which now stops
+
+    CommitApi.Response reply = answer.get(90, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
+    String batchId = reply.body().get("transaction_id").asText();
+    for (String name : List.of(s.a(), s.b())) {
+      assertThat(lance.get(name).latestVersion()).isEqualTo(2);
+      assertThat(lance.get(name).countRows(2)).isEqualTo(10);
+      assertThat(receiver.latestVersion(List.of("ns", name))).isEqualTo(2);
+      // at least once: a reconciler may also have published the version it found, as the same transaction
+      List<CommitEvent> events = eventsOf(name, 2);
+      assertThat(events).extracting(CommitEvent::batchId).contains(batchId);
+      assertThat(events).extracting(CommitEvent::transactionUuid).containsOnly(events.get(0).transactionUuid());
+    }
+    assertThat(dir.resolve("warehouse").resolve("_catalog").resolve("batches").resolve(batchId + ".done")).exists();
+  }
+
+  /**
    * An instance that holds and checks a member on its owner and then goes silent before any record (played here by
    * the test, signing with the cluster secret): when the lease runs out the owner fences the batch with an abort at
    * its record's key (so its record can never be written), writes nothing and lets the lane go. A client without
