@@ -246,8 +246,8 @@ public final class Coordinator implements AutoCloseable {
       TableLanes batchLanes = lanes;
       LeasedHolds laneLeases = null;
       if (member != null) {
-        laneLeases = new LeasedHolds(lanes, warehouse, pendingBatches, workers, Clock.systemUTC(), clusterConfig.batchHoldLease(),
-            clusterConfig.advertisedUrl());
+        laneLeases = new LeasedHolds(lanes, warehouse, pendingBatches, workers, Clock.systemUTC(),
+            clusterConfig.batchHoldLease(), clusterConfig.advertisedUrl());
         resources.push(laneLeases);
         ClusterLanes clusterLanes = new ClusterLanes(vertx, clusterOptions, lanes);
         resources.push(clusterLanes);
@@ -340,6 +340,10 @@ public final class Coordinator implements AutoCloseable {
         // still forwarded from here.
         ClusterHandover handover = new ClusterHandover(owned, lanes, publication, clusterConfig.handoverDrain());
         resources.push(member);
+        // Closed before leaving the group: the holds batches coordinated elsewhere have here are decided (fenced, or
+        // their members written) while this instance still owns and publishes their tables, so the versions' events
+        // go out with their batch id. (Closing again at the end of the stack is a no-op.)
+        resources.push(laneLeases);
         if (publication != null) {
           publication.whenReady().thenRun(() -> member.start(handover));
         }

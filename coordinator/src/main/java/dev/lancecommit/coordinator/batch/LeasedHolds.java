@@ -60,6 +60,7 @@ public final class LeasedHolds implements AutoCloseable {
   private final String self;
   private final Map<String, Lease> leases = new ConcurrentHashMap<>();
   private final ScheduledExecutorService sweeper;
+  private volatile boolean closed;
 
   private enum State { HELD, CHECKED, APPLIED, RELEASED, ABORTED, ROLLED_FORWARD }
 
@@ -153,6 +154,9 @@ public final class LeasedHolds implements AutoCloseable {
   /** Holds the table's lane for batch {@code batchId}; completes with the hold's id. */
   public CompletableFuture<String> hold(TableRef table, String batchId) {
     Objects.requireNonNull(batchId, "batchId");
+    if (closed) {
+      return CompletableFuture.failedFuture(new TableNotOwnedException("This coordinator is stopping"));
+    }
     return lanes.hold(table).thenApply(held -> {
       String id = UUID.randomUUID().toString();
       leases.put(id, new Lease(id, table, batchId, held));
@@ -169,7 +173,13 @@ public final class LeasedHolds implements AutoCloseable {
       }
       lease.renew();
       lease.checked = null;
-      CheckedCommit checked = lease.held.check(request);
+      CheckedCommit checked;
+      try {
+        checked = lease.held.check(request);
+      } catch (RuntimeException e) {
+        lease.hide(null);
+        throw e;
+      }
       lease.hide(checked);
       lease.checked = checked;
       lease.state = State.CHECKED;
@@ -341,6 +351,7 @@ public final class LeasedHolds implements AutoCloseable {
   /** Ends every running hold as an expiry would: nothing is released without the batch being decided. */
   @Override
   public void close() {
+    closed = true;
     sweeper.shutdownNow();
     for (Lease lease : List.copyOf(leases.values())) {
       if (lease.active()) {

@@ -65,8 +65,12 @@ final class InternalLaneRoutes {
     });
     router.post(PREFIX + "/:hold/release").handler(ctx -> {
       requireInstance(ctx);
-      holds.release(ctx.pathParam("hold"), body(ctx).getBoolean("hand_over_events", false));
-      ctx.response().setStatusCode(204).end();
+      boolean handOver = body(ctx).getBoolean("hand_over_events", false);
+      // on a worker: it waits for a check or write under way on the hold to finish
+      blocking.run(() -> {
+        holds.release(ctx.pathParam("hold"), handOver);
+        return null;
+      }).onSuccess(ignored -> ctx.response().setStatusCode(204).end()).onFailure(ctx::fail);
     });
   }
 
