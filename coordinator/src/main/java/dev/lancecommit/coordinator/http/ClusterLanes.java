@@ -18,9 +18,9 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 import java.net.ConnectException;
 import java.util.Objects;
 import java.util.UUID;
@@ -66,13 +66,7 @@ public final class ClusterLanes implements TableLanes, AutoCloseable {
     this.signer = options.signer();
     this.ownerWaitMillis = options.ownerWait().toMillis();
     this.callTimeoutMillis = options.forwardTimeout().toMillis();
-    this.client = WebClient.create(vertx, new WebClientOptions()
-        .setKeepAlive(true)
-        .setMaxPoolSize(options.poolSize())
-        .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()))
-        .setIdleTimeout(60)
-        .setFollowRedirects(false)
-        .setUserAgentEnabled(false));
+    this.client = RequestForwarder.client(vertx, options);
   }
 
   @Override
@@ -160,17 +154,10 @@ public final class ClusterLanes implements TableLanes, AutoCloseable {
     Buffer bytes = body.toBuffer();
     ForwardSigner.Forwarded call = new ForwardSigner.Forwarded(PRINCIPAL, 1, 0, ownership.generation(),
         ownership.self());
-    long timestamp = signer.now();
-    return client.postAbs(url + path).timeout(callTimeoutMillis)
-        .putHeader("content-type", "application/json")
-        .putHeader(ForwardSigner.PRINCIPAL, call.principal())
-        .putHeader(ForwardSigner.HOPS, Integer.toString(call.hops()))
-        .putHeader(ForwardSigner.WAIT_MS, Long.toString(call.waitMillis()))
-        .putHeader(ForwardSigner.GENERATION, Integer.toString(call.generation()))
-        .putHeader(ForwardSigner.SENDER, call.sender())
-        .putHeader(ForwardSigner.TIMESTAMP, Long.toString(timestamp))
-        .putHeader(ForwardSigner.SIGNATURE, signer.sign("POST", path, call, timestamp, bytes.getBytes()))
-        .sendBuffer(bytes)
+    HttpRequest<Buffer> request = client.postAbs(url + path).timeout(callTimeoutMillis)
+        .putHeader("content-type", "application/json");
+    RequestForwarder.sign(request.headers(), signer, path, call, bytes.getBytes());
+    return request.sendBuffer(bytes)
         .recover(cause -> Future.failedFuture(cause instanceof ConnectException
             || cause instanceof ConnectTimeoutException
             ? new TableNotOwnedException("Coordinator " + url + " cannot be reached (" + cause.getMessage() + ")")

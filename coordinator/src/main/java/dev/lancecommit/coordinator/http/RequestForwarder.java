@@ -59,7 +59,14 @@ final class RequestForwarder implements AutoCloseable {
   private final long timeoutMillis;
 
   RequestForwarder(Vertx vertx, ClusterOptions options) {
-    this.client = WebClient.create(vertx, new WebClientOptions()
+    this.client = client(vertx, options);
+    this.signer = options.signer();
+    this.timeoutMillis = options.forwardTimeout().toMillis();
+  }
+
+  /** A client for calls to other instances: keep-alive pools of {@code cluster.forward-pool-size} per instance. */
+  static WebClient client(Vertx vertx, ClusterOptions options) {
+    return WebClient.create(vertx, new WebClientOptions()
         .setKeepAlive(true)
         .setMaxPoolSize(options.poolSize())
         .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()))
@@ -68,8 +75,18 @@ final class RequestForwarder implements AutoCloseable {
         .setTryUseCompression(false)
         .setDecompressionSupported(false)
         .setUserAgentEnabled(false));
-    this.signer = options.signer();
-    this.timeoutMillis = options.forwardTimeout().toMillis();
+  }
+
+  /** Sets the headers that carry {@code call} and its signature over the POST of {@code body} to {@code uri}. */
+  static void sign(MultiMap headers, ForwardSigner signer, String uri, ForwardSigner.Forwarded call, byte[] body) {
+    long timestamp = signer.now();
+    headers.set(ForwardSigner.PRINCIPAL, call.principal());
+    headers.set(ForwardSigner.HOPS, Integer.toString(call.hops()));
+    headers.set(ForwardSigner.WAIT_MS, Long.toString(call.waitMillis()));
+    headers.set(ForwardSigner.GENERATION, Integer.toString(call.generation()));
+    headers.set(ForwardSigner.SENDER, call.sender());
+    headers.set(ForwardSigner.TIMESTAMP, Long.toString(timestamp));
+    headers.set(ForwardSigner.SIGNATURE, signer.sign("POST", uri, call, timestamp, body));
   }
 
   /**
@@ -88,14 +105,7 @@ final class RequestForwarder implements AutoCloseable {
         headers.add(header.getKey(), header.getValue());
       }
     }
-    long timestamp = signer.now();
-    headers.set(ForwardSigner.PRINCIPAL, call.principal());
-    headers.set(ForwardSigner.HOPS, Integer.toString(call.hops()));
-    headers.set(ForwardSigner.WAIT_MS, Long.toString(call.waitMillis()));
-    headers.set(ForwardSigner.GENERATION, Integer.toString(call.generation()));
-    headers.set(ForwardSigner.SENDER, call.sender());
-    headers.set(ForwardSigner.TIMESTAMP, Long.toString(timestamp));
-    headers.set(ForwardSigner.SIGNATURE, signer.sign("POST", uri, call, timestamp, body.getBytes()));
+    sign(headers, signer, uri, call, body.getBytes());
     return request.sendBuffer(body)
         .recover(cause -> Future.failedFuture(new ForwardFailedException(classify(cause), ownerUrl, cause)));
   }

@@ -8,11 +8,10 @@ import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.coordinator.Coordinator;
 import dev.lancecommit.coordinator.CoordinatorConfig;
 import dev.lancecommit.e2e.CommitApi;
+import dev.lancecommit.e2e.StagedManifests;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventReader;
-import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
-import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.testing.kafka.KafkaBrokerFixture;
 import dev.lancecommit.testing.lance.LanceTables;
 import io.vertx.core.json.JsonArray;
@@ -23,7 +22,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Base64;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -33,7 +31,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -396,34 +393,12 @@ class ClusterBatchTest {
     return stage(table, version, firstId, version - 1);
   }
 
-  /** Stages, as stock Lance does, the manifest of {@code version} carrying an Append built on {@code readVersion}. */
   private Path stage(String table, long version, long firstId, long readVersion) {
-    LanceTables t = lance.get(table);
-    Transaction txn = TransactionFactory.append(readVersion, LanceProtos.fragments(t.writeRows(firstId, 5)));
-    Path versions = Path.of(t.uri()).resolve("_versions");
-    ManifestFile base = ManifestFile.decode(read(versions.resolve(
-        ManifestNaming.fileName(ManifestNaming.Scheme.V2, version - 1))));
-    Path staged = versions.resolve(ManifestNaming.fileName(ManifestNaming.Scheme.V2, version) + "-" + UUID.randomUUID());
-    try {
-      Files.write(staged, new ManifestFile(base.manifest().toBuilder().setVersion(version).build(), base.indices(),
-          Optional.of(txn)).encode());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return staged;
+    return StagedManifests.stage(lance.get(table), version, firstId, readVersion);
   }
 
   private static JsonObject entry(String table, long version, Path staged) {
-    return new JsonObject().put("id", List.of("ns", table)).put("version", version)
-        .put("manifest_path", staged.toString().substring(1)).put("naming_scheme", "V2");
-  }
-
-  private static byte[] read(Path path) {
-    try {
-      return Files.readAllBytes(path);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return StagedManifests.entry(List.of("ns", table), version, staged);
   }
 
   private static int freePort() throws IOException {

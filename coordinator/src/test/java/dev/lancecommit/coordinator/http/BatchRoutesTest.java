@@ -11,6 +11,7 @@ import dev.lancecommit.coordinator.commit.HeldLane;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
 import dev.lancecommit.coordinator.commit.TableLanes;
 import dev.lancecommit.coordinator.table.TableRef;
+import dev.lancecommit.e2e.StagedManifests;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
@@ -25,8 +26,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -251,26 +250,12 @@ class BatchRoutesTest extends LaneServerFixture {
     return stage(table, version, firstId, version - 1);
   }
 
-  /** Stages, as stock Lance does, the manifest of {@code version} carrying an Append built on {@code readVersion}. */
   private Path stage(String table, long version, long firstId, long readVersion) {
-    LanceTables lance = tables.get(table);
-    Transaction txn = TransactionFactory.append(readVersion, LanceProtos.fragments(lance.writeRows(firstId, 5)));
-    Path versions = Path.of(lance.uri()).resolve("_versions");
-    ManifestFile base = ManifestFile.decode(read(versions.resolve(
-        ManifestNaming.fileName(ManifestNaming.Scheme.V2, version - 1))));
-    Path staged = versions.resolve(ManifestNaming.fileName(ManifestNaming.Scheme.V2, version) + "-" + UUID.randomUUID());
-    try {
-      Files.write(staged, new ManifestFile(base.manifest().toBuilder().setVersion(version).build(), base.indices(),
-          Optional.of(txn)).encode());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return staged;
+    return StagedManifests.stage(tables.get(table), version, firstId, readVersion);
   }
 
   private static JsonObject entry(String table, long version, Path staged) {
-    return new JsonObject().put("id", List.of("ns", table)).put("version", version)
-        .put("manifest_path", staged.toString().substring(1)).put("naming_scheme", "V2");
+    return StagedManifests.entry(List.of("ns", table), version, staged);
   }
 
   private static CreateTableVersionEntry stockEntry(String table, long version, Path staged) {
