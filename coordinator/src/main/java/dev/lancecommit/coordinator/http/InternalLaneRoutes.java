@@ -52,12 +52,19 @@ final class InternalLaneRoutes {
 
   void mount(Router router) {
     router.post(PREFIX + "/hold").handler(this::hold);
-    router.post(PREFIX + "/:hold/check").handler(ctx -> answer(ctx, blocking.run(() -> {
-      CheckedCommit checked = holds.check(ctx.pathParam("hold"), request(body(ctx)));
-      return new JsonObject().put("version", checked.version()).put("already_committed", checked.alreadyCommitted());
-    })));
-    router.post(PREFIX + "/:hold/apply").handler(ctx -> answer(ctx, blocking.run(() ->
-        result(holds.apply(ctx.pathParam("hold"), body(ctx).getString("batch_id"))))));
+    // Every handler checks the caller before it starts anything: a check or an apply must never run for a client.
+    router.post(PREFIX + "/:hold/check").handler(ctx -> {
+      requireInstance(ctx);
+      answer(ctx, blocking.run(() -> {
+        CheckedCommit checked = holds.check(ctx.pathParam("hold"), request(body(ctx)));
+        return new JsonObject().put("version", checked.version())
+            .put("already_committed", checked.alreadyCommitted());
+      }));
+    });
+    router.post(PREFIX + "/:hold/apply").handler(ctx -> {
+      requireInstance(ctx);
+      answer(ctx, blocking.run(() -> result(holds.apply(ctx.pathParam("hold"), body(ctx).getString("batch_id")))));
+    });
     router.post(PREFIX + "/:hold/renew").handler(ctx -> {
       requireInstance(ctx);
       holds.renew(ctx.pathParam("hold"));
@@ -94,7 +101,6 @@ final class InternalLaneRoutes {
   }
 
   private static void answer(RoutingContext ctx, Future<JsonObject> work) {
-    requireInstance(ctx);
     work.onSuccess(json -> Responses.json(ctx, json)).onFailure(failure -> {
       if (ErrorMapper.unwrap(failure) instanceof TableNotOwnedException) {
         ctx.response().putHeader(LANE_LOST, "true");

@@ -314,6 +314,11 @@ class ClusterBatchTest {
         .put("transaction", Base64.getEncoder().encodeToString(member)).put("actor", "alice").put("rebase", false));
     assertThat(checked.statusCode()).as(checked.body()).isEqualTo(200);
     assertThat(new JsonObject(checked.body()).getLong("version")).isEqualTo(2);
+    // knowing a hold id is not enough: a client's apply is refused before anything runs
+    CommitApi.Response unsignedApply = new CommitApi(owner).postJson("/v1/internal/lanes/" + holdId + "/apply",
+        new JsonObject().put("batch_id", batchId).encode());
+    assertThat(unsignedApply.status()).as(unsignedApply.raw()).isEqualTo(401);
+    assertThat(lance.get(s.a()).latestVersion()).isEqualTo(1);
 
     // a commit to the table waits behind the hold
     CompletableFuture<CommitApi.Response> queued = CompletableFuture.supplyAsync(() -> new CommitApi(owner).post(
