@@ -6,6 +6,7 @@ import dev.lancecommit.coordinator.cluster.ClusterHandover;
 import dev.lancecommit.coordinator.cluster.ClusterMembership;
 import dev.lancecommit.coordinator.cluster.OwnedCommits;
 import dev.lancecommit.coordinator.commit.CommitPermit;
+import dev.lancecommit.coordinator.commit.LaneOpening;
 import dev.lancecommit.coordinator.commit.CommitService;
 import dev.lancecommit.coordinator.commit.TableLanes;
 import dev.lancecommit.coordinator.commit.TableNotOwnedException;
@@ -15,6 +16,7 @@ import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.commit.CommitEventSink;
 import dev.lancecommit.coordinator.commit.CommitSettings;
 import dev.lancecommit.coordinator.batch.BatchCoordinator;
+import dev.lancecommit.coordinator.batch.LaneTakeover;
 import dev.lancecommit.coordinator.batch.LeasedHolds;
 import dev.lancecommit.coordinator.batch.PendingBatches;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
@@ -87,10 +89,13 @@ public final class Coordinator implements AutoCloseable {
   private final String metricsUrl;
   private final Observability observability;
   private final ClusterMembership cluster;
+  private final LeasedHolds batchHolds;
 
   private Coordinator(Deque<AutoCloseable> resources, String restUrl, String warehouse, String kafkaBootstrap,
-      String topic, String metricsUrl, Observability observability, ClusterMembership cluster) {
+      String topic, String metricsUrl, Observability observability, ClusterMembership cluster,
+      LeasedHolds batchHolds) {
     this.cluster = cluster;
+    this.batchHolds = batchHolds;
     this.resources = resources;
     this.restUrl = restUrl;
     this.warehouse = warehouse;
@@ -221,9 +226,13 @@ public final class Coordinator implements AutoCloseable {
           throw new TableNotOwnedException("This coordinator no longer owns table " + table.joinedId());
         }
       };
+      // In cluster mode a lane made here (the table was taken over, or its lane was idle) first settles the atomic
+      // batches another instance may have left holding the table's next version (LaneTakeover).
+      LaneOpening opening = member == null ? LaneOpening.NONE
+          : new LaneTakeover(warehouse, pendingBatches, Clock.systemUTC(), clusterConfig.advertisedUrl());
       LaneCommitService lanes = new LaneCommitService(stores::resolve, settings, events, laneThreads,
           Clock.systemUTC(),
-          config.get(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS), observability.commitObserver(), permit);
+          config.get(CoordinatorConfig.COMMIT_LANE_IDLE_TIMEOUT_MS), observability.commitObserver(), permit, opening);
       observability.bindCommits(lanes);
       OwnedCommits owned = member == null ? null : new OwnedCommits(lanes, member);
       CommitService commits = owned == null ? lanes : owned;
@@ -247,7 +256,7 @@ public final class Coordinator implements AutoCloseable {
       LeasedHolds laneLeases = null;
       if (member != null) {
         laneLeases = new LeasedHolds(lanes, warehouse, pendingBatches, workers, Clock.systemUTC(),
-            clusterConfig.batchHoldLease(), clusterConfig.advertisedUrl());
+            clusterConfig.batchHoldLease(), clusterConfig.advertisedUrl(), clusterConfig.abandonHoldsOnClose());
         resources.push(laneLeases);
         ClusterLanes clusterLanes = new ClusterLanes(vertx, clusterOptions, lanes);
         resources.push(clusterLanes);
@@ -256,7 +265,7 @@ public final class Coordinator implements AutoCloseable {
       BatchCoordinator batches = new BatchCoordinator(batchLanes, warehouse, pendingBatches, workers,
           Clock.systemUTC(), config.get(CoordinatorConfig.BATCH_APPLY_ATTEMPTS),
           config.get(CoordinatorConfig.BATCH_RECORD_RETENTION_MS),
-          config.get(CoordinatorConfig.BATCH_TEST_APPLY_PAUSE_MS));
+          config.get(CoordinatorConfig.BATCH_TEST_APPLY_PAUSE_MS), config.get(CoordinatorConfig.BATCH_TEST_RECORD_PAUSE_MS));
       resources.push(batches);
       if (member == null) {
         batches.completeUnfinished(unfinished); // roll forward before the REST server answers anyone
@@ -352,7 +361,8 @@ public final class Coordinator implements AutoCloseable {
       resources.push(() -> takingCommits.set(false));
       LOG.info("Coordinator serving at {} (warehouse {}, kafka {}, topic {}, metrics {})", restUrl, warehouseUri,
           bootstrap == null ? "disabled" : bootstrap, topic, metricsUrl == null ? "disabled" : metricsUrl);
-      return new Coordinator(resources, restUrl, warehouseUri, bootstrap, topic, metricsUrl, observability, member);
+      return new Coordinator(resources, restUrl, warehouseUri, bootstrap, topic, metricsUrl, observability, member,
+          laneLeases);
     } catch (Exception e) {
       closeAll(resources);
       if (e instanceof RuntimeException re) {
@@ -458,6 +468,11 @@ public final class Coordinator implements AutoCloseable {
   /** Cluster mode: this instance's membership (which tables it owns, who owns the others). */
   public Optional<ClusterMembership> cluster() {
     return Optional.ofNullable(cluster);
+  }
+
+  /** Cluster mode: the holds of this instance's lanes for batches other instances coordinate (status, tests). */
+  public Optional<LeasedHolds> batchHolds() {
+    return Optional.ofNullable(batchHolds);
   }
 
   @Override

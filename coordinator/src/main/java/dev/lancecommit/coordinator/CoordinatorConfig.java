@@ -112,6 +112,9 @@ public final class CoordinatorConfig {
   public static final ConfigKey<Duration> BATCH_TEST_APPLY_PAUSE_MS = KEYS.millis("batch.test.apply-pause.ms", 0,
       atLeast(0), "Testing only: a pause between writing two member versions of an atomic batch, so a fault test "
           + "can kill the coordinator between the batch record and the last version. Leave at 0.");
+  public static final ConfigKey<Duration> BATCH_TEST_RECORD_PAUSE_MS = KEYS.millis("batch.test.record-pause.ms", 0,
+      atLeast(0), "Testing only: a pause between the checks of an atomic batch's members and its record, so a fault "
+          + "test can stop the owner of a member's table in that window. Leave at 0.");
   public static final ConfigKey<Duration> COMMIT_LANE_IDLE_TIMEOUT_MS = KEYS.millis("commit.lane-idle-timeout.ms",
       600_000, atLeast(1), "A lane idle this long is dropped and rebuilt from storage on the next commit.");
   public static final ConfigKey<String> COMMIT_MANIFEST_NAMING = KEYS.string("commit.manifest-naming",

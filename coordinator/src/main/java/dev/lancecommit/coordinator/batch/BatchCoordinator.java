@@ -64,7 +64,9 @@ import org.slf4j.LoggerFactory;
  * <p>Lanes are reached through {@link TableLanes} only: in cluster mode a batch whose tables other instances own is
  * coordinated by the instance that received it, the lanes of those tables held on their owners
  * ({@code http.ClusterLanes}, {@link LeasedHolds}); the record's put-if-absent stays the single decision, also against
- * an owner that fences a batch whose coordinator went silent.
+ * an owner that fences a batch whose coordinator went silent. Such a batch is announced ({@link BatchIntent}) before
+ * its first hold, so that a table's next owner settles it before serving, should the owner holding its lane die
+ * ({@link LaneTakeover}).
  */
 public final class BatchCoordinator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BatchCoordinator.class);
@@ -81,6 +83,9 @@ public final class BatchCoordinator implements AutoCloseable {
   private final int applyAttempts;
   private final Duration retention;
   private final Duration applyPause;
+  private final Duration recordPause;
+  /** Batches whose intent this instance wrote and has not removed yet. */
+  private final Set<String> announced = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService background;
   /** Recorded batches this instance is completing (its own, or found unfinished): the sweep leaves them alone. */
   private final Set<String> completing = ConcurrentHashMap.newKeySet();
@@ -106,6 +111,16 @@ public final class BatchCoordinator implements AutoCloseable {
    */
   public BatchCoordinator(TableLanes lanes, StorageLocation warehouse, PendingBatches pending, Executor executor,
       Clock clock, int applyAttempts, Duration retention, Duration applyPause) {
+    this(lanes, warehouse, pending, executor, clock, applyAttempts, retention, applyPause, Duration.ZERO);
+  }
+
+  /**
+   * @param recordPause a pause between the members' checks and the batch record: zero, except to let a fault test
+   *     stop an owner in that window
+   */
+  public BatchCoordinator(TableLanes lanes, StorageLocation warehouse, PendingBatches pending, Executor executor,
+      Clock clock, int applyAttempts, Duration retention, Duration applyPause, Duration recordPause) {
+    this.recordPause = Objects.requireNonNull(recordPause, "recordPause");
     this.lanes = Objects.requireNonNull(lanes, "lanes");
     this.log = new BatchLog(warehouse);
     this.pending = Objects.requireNonNull(pending, "pending");
@@ -135,7 +150,46 @@ public final class BatchCoordinator implements AutoCloseable {
       return CompletableFuture.failedFuture(e);
     }
     String batchId = UUID.randomUUID().toString();
-    return holdAll(batchId, members).thenApplyAsync(held -> run(batchId, operation, actor, members, held), executor);
+    CompletableFuture<Void> announcing = announce(batchId, members);
+    CompletableFuture<Committed> done = announcing.thenCompose(ignored -> holdAll(batchId, members))
+        .thenApplyAsync(held -> run(batchId, operation, actor, members, held), executor);
+    done.whenComplete((ok, failure) -> {
+      if (failure != null && !(unwrap(failure) instanceof BatchPendingException)) {
+        withdraw(batchId); // decided: not recorded (or recorded and finished); a pending one keeps its intent
+      }
+    });
+    return done;
+  }
+
+  /**
+   * Cluster mode, a batch whose tables are not all owned here: writes its {@link BatchIntent} before the first hold,
+   * so that an instance taking one of its tables over while the batch holds it on its old owner learns the batch
+   * before it commits anything ({@link LaneTakeover}): a hold is granted only by an owner, and an owner whose
+   * ownership begins after the grant lists the intents when its lane is made. Nothing is written otherwise.
+   */
+  private CompletableFuture<Void> announce(String batchId, List<Member> members) {
+    if (lanes.ownedHere(members.stream().map(Member::table).toList())) {
+      return CompletableFuture.completedFuture(null);
+    }
+    BatchIntent intent = new BatchIntent(BatchRecord.FORMAT, batchId, clock.instant().toString(),
+        members.stream().map(m -> BatchIntent.Member.of(m.table())).toList());
+    return CompletableFuture.runAsync(() -> {
+      try {
+        log.announce(intent);
+      } catch (StoreException e) {
+        throw new StoreUnavailableException("Batch " + batchId + " could not be announced before holding the lanes "
+            + "of its tables on their owners (" + e.getMessage() + "); nothing of the batch was applied. Retry the "
+            + "request.", e);
+      }
+      announced.add(batchId);
+    }, executor);
+  }
+
+  /** Removes the batch's intent, if this instance wrote one: the batch is decided. */
+  private void withdraw(String batchId) {
+    if (announced.remove(batchId)) {
+      log.withdraw(batchId);
+    }
   }
 
   private static void requireDistinctTables(List<Member> members) {
@@ -181,6 +235,13 @@ public final class BatchCoordinator implements AutoCloseable {
 
   private Committed run(String batchId, String operation, String actor, List<Member> members,
       Map<Integer, HeldLane> held) {
+    if (!announced.contains(batchId) && held.values().stream().anyMatch(HeldLane::elsewhere)) {
+      // a table moved to another instance between the choice not to announce and its hold: without an intent its
+      // next owner could not learn this batch, so nothing is checked there
+      held.values().forEach(lane -> lane.release(false));
+      throw new StoreUnavailableException("The owner of a table of batch " + batchId + " changed while its lanes were "
+          + "being held; nothing of the batch was applied. Retry the request.", null);
+    }
     List<CheckedCommit> checked = new ArrayList<>();
     try {
       for (int i = 0; i < members.size(); i++) {
@@ -207,6 +268,9 @@ public final class BatchCoordinator implements AutoCloseable {
       recorded.add(new BatchRecord.Member(i, member.table().id(), member.table().tableUuid(),
           member.table().location(), member.version(), txn.getUuid(), member.request().transaction(),
           member.request().rebase()));
+    }
+    if (!recordPause.isZero()) {
+      sleep(recordPause);
     }
     BatchRecord record = new BatchRecord(BatchRecord.FORMAT, batchId, clock.instant().toString(), operation, actor,
         recorded);
@@ -312,6 +376,7 @@ public final class BatchCoordinator implements AutoCloseable {
 
   private void finish(BatchRecord record, Map<Integer, HeldLane> held) {
     completing.remove(record.batchId());
+    withdraw(record.batchId());
     try {
       log.markDone(record.batchId(), clock.instant());
     } catch (StoreException e) {
@@ -325,9 +390,10 @@ public final class BatchCoordinator implements AutoCloseable {
   /**
    * Writes a member; in cluster mode, when its lane was lost after the batch was recorded (its table moved to another
    * instance, or its owner died with the hold: {@link TableNotOwnedException}), holds the lane again where the table
-   * is owned now and writes it there. The record stays the decision. Between the old owner's loss and the new hold, a
-   * commit reaching the new owner first can take the member's version: the batch is then broken (409/19, logged),
-   * never forked, since put-if-absent still fences every version. The other members' lanes stay held meanwhile; the
+   * is owned now and writes it there. The record stays the decision. The new owner's lane wrote the member already
+   * if it was made since ({@link LaneTakeover}): the check then finds it committed. A writer bypassing the coordinator
+   * that took the version meanwhile breaks the batch (409/19, logged), never forks it: put-if-absent fences every
+   * version. The other members' lanes stay held meanwhile; the
    * new hold waits at most {@link #HOLD_AGAIN_WAIT} (it is out of the global order, so it must not wait forever).
    */
   private CommitResult applyOrHoldAgain(BatchRecord record, BatchRecord.Member member, Map<Integer, HeldLane> held,
@@ -414,8 +480,9 @@ public final class BatchCoordinator implements AutoCloseable {
   private void settle(BatchRecord record, Map<Integer, HeldLane> held) {
     switch (log.settle(record.batchId())) {
       case WRITTEN -> completeInBackground(record, held);
-      case ABSENT -> {
+      case ABSENT, ABORTED -> {
         LOG.warn("Batch {} was never recorded; it is abandoned and nothing of it was written", record.batchId());
+        withdraw(record.batchId());
         show(record);
         held.values().forEach(lane -> lane.release(false));
       }

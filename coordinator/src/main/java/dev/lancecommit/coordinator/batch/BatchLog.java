@@ -29,6 +29,7 @@ final class BatchLog {
   static final String DIR = "_catalog/batches";
   private static final String RECORD = ".json";
   private static final String DONE = ".done";
+  private static final String INTENT = ".intent";
 
   private final StorageLocation warehouse;
 
@@ -103,6 +104,85 @@ final class BatchLog {
     return Optional.empty();
   }
 
+  /**
+   * Cluster mode: announces a batch before it holds a lane on another instance ({@link BatchIntent}), with
+   * put-if-absent (the id is fresh: an object already there is this call's own earlier attempt).
+   *
+   * @throws StoreException when the intent may not be there: the batch must not hold lanes elsewhere
+   */
+  void announce(BatchIntent intent) {
+    String key = intentKey(intent.batchId());
+    try {
+      warehouse.store().putIfAbsent(key, intent.encode());
+    } catch (ObjectAlreadyExistsException e) {
+      // written by an earlier attempt of this very put
+    } catch (StoreOutcomeUnknownException e) {
+      if (warehouse.store().get(key).isEmpty()) {
+        throw e;
+      }
+    }
+  }
+
+  /** Removes a batch's intent once the batch is decided and needs no settling; best effort. */
+  void withdraw(String batchId) {
+    try {
+      warehouse.store().delete(intentKey(batchId));
+    } catch (StoreException e) {
+      LOG.debug("Intent of batch {} not removed (removed with its record later): {}", batchId, e.toString());
+    }
+  }
+
+  /**
+   * A batch that may hold a table's next version, as a new lane of that table finds it: recorded and not finished
+   * ({@code record} present: its member must be written), or announced and not decided ({@code record} empty: it
+   * must be fenced, or rolled forward if its record lands first).
+   */
+  record InFlight(String batchId, Optional<BatchRecord> record) {}
+
+  /**
+   * The batches that may hold {@code table}'s next version: every unfinished record naming it and every intent
+   * naming it whose batch is neither recorded nor aborted. One listing of {@code _catalog/batches/}, then a read of
+   * each unfinished record and of each intent without a decision.
+   *
+   * @throws StoreException when the store cannot tell
+   */
+  List<InFlight> inFlight(dev.lancecommit.coordinator.table.TableRef table) {
+    Set<String> done = new HashSet<>();
+    Set<String> records = new HashSet<>();
+    Set<String> intents = new HashSet<>();
+    for (ObjectInfo info : warehouse.store().list(warehouse.key(DIR))) {
+      String name = info.key().substring(info.key().lastIndexOf('/') + 1);
+      if (name.endsWith(DONE)) {
+        done.add(name.substring(0, name.length() - DONE.length()));
+      } else if (name.endsWith(RECORD)) {
+        records.add(name.substring(0, name.length() - RECORD.length()));
+      } else if (name.endsWith(INTENT)) {
+        intents.add(name.substring(0, name.length() - INTENT.length()));
+      }
+    }
+    List<InFlight> out = new ArrayList<>();
+    for (String id : records) {
+      if (done.contains(id)) {
+        continue;
+      }
+      Optional<BatchRecord> record = read(id);
+      if (record.isPresent() && !record.get().aborted() && record.get().members().stream().anyMatch(m ->
+          m.location().equals(table.location()) && java.util.Objects.equals(m.tableUuid(), table.tableUuid()))) {
+        out.add(new InFlight(id, record));
+      }
+    }
+    for (String id : intents) {
+      if (done.contains(id) || records.contains(id)) {
+        continue; // decided (finished, aborted, or recorded: the record's own entry above)
+      }
+      Optional<BatchIntent> intent = warehouse.store().get(intentKey(id)).map(BatchIntent::decode);
+      if (intent.isPresent() && intent.get().names(table)) {
+        out.add(new InFlight(id, Optional.empty()));
+      }
+    }
+    return out;
+  }
+
   /** Marks a batch finished (every member version written). A plain put: writing it twice is harmless. */
   void markDone(String batchId, Instant at) {
     warehouse.store().put(doneKey(batchId), at.toString().getBytes(StandardCharsets.UTF_8));
@@ -153,6 +233,7 @@ final class BatchLog {
       if (name.endsWith(DONE) && info.lastModified().isBefore(now.minus(retention))) {
         String id = name.substring(0, name.length() - DONE.length());
         try {
+          warehouse.store().delete(intentKey(id));
           warehouse.store().delete(recordKey(id));
           warehouse.store().delete(doneKey(id));
           removed++;
@@ -166,6 +247,10 @@ final class BatchLog {
 
   private String recordKey(String batchId) {
     return warehouse.key(DIR + "/" + batchId + RECORD);
+  }
+
+  private String intentKey(String batchId) {
+    return warehouse.key(DIR + "/" + batchId + INTENT);
   }
 
   private String doneKey(String batchId) {

@@ -90,6 +90,12 @@ public final class ClusterConfig {
           + "cannot be reached) is ended by its owner: if the batch was not recorded yet the owner fences it (the "
           + "batch then writes nothing), otherwise it writes its member's version itself (roll forward).");
 
+  public static final ConfigKey<Boolean> TEST_ABANDON_HOLDS_ON_CLOSE = KEYS.bool(
+      "cluster.test.abandon-holds-on-close", false,
+      "Testing only: on shutdown, leave the lane holds of batches other instances coordinate undecided (neither fenced "
+          + "nor written), as a killed process would, so a fault test can stop an owner in the middle of a batch. "
+          + "Leave false.");
+
   private final Config values;
 
   private ClusterConfig(Config values) {
@@ -183,6 +189,10 @@ public final class ClusterConfig {
 
   public Duration batchHoldLease() {
     return values.get(BATCH_HOLD_LEASE_MS);
+  }
+
+  public boolean abandonHoldsOnClose() {
+    return values.get(TEST_ABANDON_HOLDS_ON_CLOSE);
   }
 
   private static void checkUrl(String name, String url) {

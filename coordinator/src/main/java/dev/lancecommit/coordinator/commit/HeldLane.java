@@ -10,6 +10,11 @@ public interface HeldLane {
 
   TableRef table();
 
+  /** True when the lane is held on another instance (cluster mode: the table's owner), not in this process. */
+  default boolean elsewhere() {
+    return false;
+  }
+
   /**
    * Checks {@code request} as the lane would commit it now (decoding, validation, feature flags, schema contract,
    * conflict rules against every version since its read version) and builds the version. Writes nothing but the

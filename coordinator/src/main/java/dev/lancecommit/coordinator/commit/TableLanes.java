@@ -26,4 +26,13 @@ public interface TableLanes {
   default CompletableFuture<HeldLane> hold(TableRef table, String batchId) {
     return hold(table);
   }
+
+  /**
+   * True when every one of these tables is owned here now, so that holding their lanes takes no lane on another
+   * instance (a single coordinator: always). A batch for which this is false announces itself durably before its first
+   * hold ({@code batch.BatchIntent}).
+   */
+  default boolean ownedHere(java.util.Collection<TableRef> tables) {
+    return true;
+  }
 }

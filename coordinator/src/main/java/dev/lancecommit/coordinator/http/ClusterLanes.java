@@ -81,6 +81,11 @@ public final class ClusterLanes implements TableLanes, AutoCloseable {
     return held;
   }
 
+  @Override
+  public boolean ownedHere(java.util.Collection<TableRef> tables) {
+    return tables.stream().allMatch(table -> ownership.route(table.joinedId()) instanceof Route.Local);
+  }
+
   private void attempt(TableRef table, String batchId, long deadline, CompletableFuture<HeldLane> held,
       String lastReason) {
     Route route = ownership.route(table.joinedId());
@@ -260,6 +265,11 @@ public final class ClusterLanes implements TableLanes, AutoCloseable {
     @Override
     public TableRef table() {
       return table;
+    }
+
+    @Override
+    public boolean elsewhere() {
+      return true;
     }
 
     @Override
