@@ -109,7 +109,12 @@ class ClusterBatchTest {
       Coordinator receiver) {}
 
   private Setup twoTablesOwnedApart(Map<String, String> receiverConfig) throws IOException {
-    List<Coordinator> cluster = List.of(start(Map.of()), start(Map.of()), start(receiverConfig));
+    return twoTablesOwnedApart(Map.of(), receiverConfig);
+  }
+
+  private Setup twoTablesOwnedApart(Map<String, String> ownerConfig, Map<String, String> receiverConfig)
+      throws IOException {
+    List<Coordinator> cluster = List.of(start(ownerConfig), start(ownerConfig), start(receiverConfig));
     awaitSettled(cluster);
     CommitApi api = new CommitApi(cluster.get(0).restUrl());
     api.createNamespace("ns");
@@ -340,6 +345,108 @@ class ClusterBatchTest {
         new JsonObject().put("batch_id", batchId));
     assertThat(late.statusCode()).as(late.body()).isEqualTo(503);
     assertThat(late.headers().firstValue("x-lcc-lane-lost")).hasValue("true");
+  }
+
+  /**
+   * The window an owner's death used to leave: the batch is recorded and its first member written, the second
+   * member's owner dies holding its lane (checked, neither written nor fenced: as a killed process leaves it), and a
+   * single commit to that table reaches the table's new owner before the coordinating instance holds the lane again.
+   * The new owner learns the batch before its lane serves anything and writes the member first: the single commit
+   * lands after it and the batch completes whole, never broken.
+   */
+  @Test
+  void aCommitReachingTheNewOwnerFirstLandsAfterTheMemberItsDeadOwnerHeld() throws Exception {
+    Setup s = twoTablesOwnedApart(Map.of("cluster.test.abandon-holds-on-close", "true"),
+        Map.of("batch.test.apply-pause.ms", "30000"));
+    JsonObject batch = new JsonObject().put("entries", new JsonArray()
+        .add(entry(s.a(), 2, stage(s.a(), 2, 5))).add(entry(s.b(), 2, stage(s.b(), 2, 5))));
+    CommitApi receiver = new CommitApi(s.receiver().restUrl());
+    CompletableFuture<CommitApi.Response> answer = CompletableFuture.supplyAsync(() ->
+        receiver.postJson("/v1/table/version/batch-create", batch.encode()));
+    Path batches = dir.resolve("warehouse").resolve("_catalog").resolve("batches");
+    Path manifestA2 = Path.of(lance.get(s.a()).uri()).resolve(ManifestNaming.path(ManifestNaming.Scheme.V2, 2));
+    await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(manifestA2));
+    String batchId = recordedBatch(batches);
+    assertThat(batches.resolve(batchId + ".intent")).as("announced before its remote holds").exists();
+
+    s.ownerB().close(); // dies holding b's lane: b's member is checked, recorded, and not written
+    List<Coordinator> left = s.cluster().stream().filter(c -> c != s.ownerB()).toList();
+    awaitSettled(left);
+    assertThat(lance.get(s.b()).latestVersion()).isEqualTo(1);
+    assertThat(answer).as("the coordinating instance still pauses before b's member").isNotDone();
+
+    CommitApi.Response single = new CommitApi(s.ownerA().restUrl()).post("/v1/table/ns$" + s.b() + "/commit",
+        TransactionFactory.append(1, LanceProtos.fragments(lance.get(s.b()).writeRows(100, 1))).toByteArray(),
+        CommitApi.PROTOBUF);
+    assertThat(single.status()).as(single.raw()).isEqualTo(200);
+    assertThat(single.version()).as("the member keeps its version; the single commit lands after it").isEqualTo(3);
+    assertThat(answer).as("the new owner did not wait for the coordinating instance").isNotDone();
+    assertThat(lance.get(s.b()).countRows(2)).isEqualTo(10);
+    assertThat(lance.get(s.b()).countRows(3)).isEqualTo(11);
+
+    CommitApi.Response reply = answer.get(90, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
+    assertThat(reply.body().get("transaction_id").asText()).isEqualTo(batchId);
+    assertThat(lance.get(s.a()).countRows(2)).isEqualTo(10);
+    // b's version 2 is the member, its event carrying the batch id (a repeat is the same transaction)
+    List<CommitEvent> memberEvents = eventsOf(s.b(), 2, batchId);
+    assertThat(memberEvents).extracting(CommitEvent::transactionUuid)
+        .containsOnly(memberEvents.get(0).transactionUuid());
+    assertThat(batches.resolve(batchId + ".done")).exists();
+    assertThat(batches.resolve(batchId + ".intent")).as("withdrawn once the batch is done").doesNotExist();
+    assertThat(new CommitApi(s.ownerA().restUrl()).latestVersion(List.of("ns", s.b()))).isEqualTo(3);
+  }
+
+  /**
+   * The other half of the window: the member's owner dies after the check and before the batch is recorded. The new
+   * owner finds the batch announced and not recorded and fences it before its lane serves (an abort at the record's
+   * key): a single commit takes the version, and the coordinating instance's record finds the abort, so the batch
+   * answers that nothing was applied and writes nothing.
+   */
+  @Test
+  void anOwnerDyingBeforeTheRecordLetsTheNewOwnerFenceTheBatch() throws Exception {
+    Setup s = twoTablesOwnedApart(Map.of("cluster.test.abandon-holds-on-close", "true"),
+        Map.of("batch.test.record-pause.ms", "30000"));
+    JsonObject batch = new JsonObject().put("entries", new JsonArray()
+        .add(entry(s.a(), 2, stage(s.a(), 2, 5))).add(entry(s.b(), 2, stage(s.b(), 2, 5))));
+    CompletableFuture<CommitApi.Response> answer = CompletableFuture.supplyAsync(() ->
+        new CommitApi(s.receiver().restUrl()).postJson("/v1/table/version/batch-create", batch.encode()));
+    await().atMost(Duration.ofSeconds(30)).until(() -> s.ownerA().batchHolds().orElseThrow().checked() == 1
+        && s.ownerB().batchHolds().orElseThrow().checked() == 1);
+    Path batches = dir.resolve("warehouse").resolve("_catalog").resolve("batches");
+    String batchId;
+    try (Stream<Path> files = Files.list(batches)) {
+      batchId = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".intent")).findFirst()
+          .map(n -> n.substring(0, n.length() - ".intent".length())).orElseThrow();
+    }
+    assertThat(batches.resolve(batchId + ".json")).doesNotExist();
+
+    s.ownerB().close(); // dies holding b's checked lane, before the record
+    List<Coordinator> left = s.cluster().stream().filter(c -> c != s.ownerB()).toList();
+    awaitSettled(left);
+    Coordinator newOwner = ownerOf(left, s.b());
+    CommitApi.Response single = new CommitApi(s.ownerA().restUrl()).post("/v1/table/ns$" + s.b() + "/commit",
+        TransactionFactory.append(1, LanceProtos.fragments(lance.get(s.b()).writeRows(100, 1))).toByteArray(),
+        CommitApi.PROTOBUF);
+    assertThat(single.status()).as(single.raw()).isEqualTo(200);
+    assertThat(single.version()).isEqualTo(2);
+    assertThat(answer).isNotDone();
+    assertThat(Files.readString(batches.resolve(batchId + ".json"))).contains("aborted_by")
+        .contains(newOwner.restUrl());
+
+    CommitApi.Response reply = answer.get(90, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(reply.status()).as(reply.raw()).isEqualTo(503);
+    assertThat(reply.code()).isEqualTo(17);
+    assertThat(reply.body().get("detail").asText()).contains("fenced").contains("nothing of the batch was applied");
+    assertThat(lance.get(s.a()).latestVersion()).isEqualTo(1);
+    assertThat(lance.get(s.b()).latestVersion()).isEqualTo(2);
+    assertThat(lance.get(s.b()).countRows(2)).isEqualTo(6);
+    // the batch's other hold was let go: a takes commits at once
+    CommitApi.Response next = new CommitApi(s.receiver().restUrl()).post("/v1/table/ns$" + s.a() + "/commit",
+        TransactionFactory.append(1, LanceProtos.fragments(lance.get(s.a()).writeRows(100, 1))).toByteArray(),
+        CommitApi.PROTOBUF);
+    assertThat(next.status()).as(next.raw()).isEqualTo(200);
+    assertThat(next.version()).isEqualTo(2);
   }
 
   // ---------------------------------------------------------------- helpers
