@@ -9,6 +9,7 @@ import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.client.lance.TransactionFactory;
+import dev.lancecommit.testing.SettledFiles;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -153,23 +154,9 @@ class PoisonedCommitE2eTest {
     return r.body();
   }
 
-  /** Read once two listings 150 ms apart agree: the lane moves the version hint after it answers. */
+  /** Read once two listings agree ({@link SettledFiles}): the lane moves the version hint after it answers. */
   private static Map<String, Long> metadataFiles(StorageLocation location) {
-    Map<String, Long> previous = listMetadataFiles(location);
-    for (int i = 0; i < 60; i++) {
-      try {
-        Thread.sleep(150);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-      Map<String, Long> current = listMetadataFiles(location);
-      if (current.equals(previous)) {
-        return current;
-      }
-      previous = current;
-    }
-    throw new AssertionError("metadata files of " + location + " kept changing");
+    return SettledFiles.settled(() -> listMetadataFiles(location), "metadata files of " + location);
   }
 
   private static Map<String, Long> listMetadataFiles(StorageLocation location) {

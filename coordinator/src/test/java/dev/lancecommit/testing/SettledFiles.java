@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -24,8 +25,17 @@ public final class SettledFiles {
 
   /** @param key how a file is named in the map (e.g. relative to {@code root}) */
   public static Map<String, String> snapshot(Path root, Function<Path, String> key) {
+    return settled(() -> read(root, key), "Files under " + root);
+  }
+
+  /**
+   * What {@code read} returns once two reads {@link #QUIET} apart agree (e.g. a listing of an object store).
+   *
+   * @param what named in the failure when it never settles
+   */
+  public static <T> T settled(Supplier<T> read, String what) {
     long deadline = System.nanoTime() + LIMIT.toNanos();
-    Map<String, String> previous = read(root, key);
+    T previous = read.get();
     while (System.nanoTime() < deadline) {
       try {
         Thread.sleep(QUIET.toMillis());
@@ -33,13 +43,13 @@ public final class SettledFiles {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
       }
-      Map<String, String> current = read(root, key);
+      T current = read.get();
       if (current.equals(previous)) {
         return current;
       }
       previous = current;
     }
-    throw new AssertionError("Files under " + root + " kept changing for " + LIMIT);
+    throw new AssertionError(what + " kept changing for " + LIMIT);
   }
 
   private static Map<String, String> read(Path root, Function<Path, String> key) {
