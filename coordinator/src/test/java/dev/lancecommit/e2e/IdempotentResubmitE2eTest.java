@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.CommitEventReader;
 import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.testing.SettledFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -84,7 +85,25 @@ class IdempotentResubmitE2eTest {
   }
 
   /** Every file under the table root (relative path -> size). */
+  /**
+   * Every file of the table with its size, once settled ({@link SettledFiles#settled}): the lane moves the version
+   * hint (a temporary file renamed) after it answers, so a listing taken right after an answer can catch it.
+   */
   static Map<String, Long> tableFiles(Path root) {
+    return SettledFiles.settled(() -> {
+      for (int attempt = 0; ; attempt++) {
+        try {
+          return listTableFiles(root);
+        } catch (UncheckedIOException e) { // a temporary file renamed away mid-walk: list again
+          if (attempt >= 20) {
+            throw e;
+          }
+        }
+      }
+    }, "Files of " + root);
+  }
+
+  private static Map<String, Long> listTableFiles(Path root) {
     Map<String, Long> out = new TreeMap<>();
     try (Stream<Path> files = Files.walk(root)) {
       files.filter(Files::isRegularFile).forEach(p -> {
