@@ -7,6 +7,7 @@ import com.google.protobuf.UnknownFieldSet;
 import dev.lancecommit.client.lance.TransactionFactory;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.testing.SettledFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -152,8 +153,15 @@ class BadInputE2eTest {
     return b.build();
   }
 
-  /** Manifests and transaction files of the table (relative path -> size); data files do not count. */
+  /**
+   * Manifests and transaction files of the table (relative path -> size), once settled ({@link SettledFiles}: the
+   * version hint moves after an answer); data files do not count.
+   */
   private Map<String, Long> metadataFiles() {
+    return SettledFiles.settled(this::listMetadataFiles, "metadata files of " + table.localRoot());
+  }
+
+  private Map<String, Long> listMetadataFiles() {
     Path root = table.localRoot();
     Map<String, Long> out = new TreeMap<>();
     for (String dir : List.of("_versions", "_transactions", "_deletions", "_indices")) {

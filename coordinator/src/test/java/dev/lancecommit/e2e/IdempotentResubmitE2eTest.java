@@ -90,17 +90,7 @@ class IdempotentResubmitE2eTest {
    * hint (a temporary file renamed) after it answers, so a listing taken right after an answer can catch it.
    */
   static Map<String, Long> tableFiles(Path root) {
-    return SettledFiles.settled(() -> {
-      for (int attempt = 0; ; attempt++) {
-        try {
-          return listTableFiles(root);
-        } catch (UncheckedIOException e) { // a temporary file renamed away mid-walk: list again
-          if (attempt >= 20) {
-            throw e;
-          }
-        }
-      }
-    }, "Files of " + root);
+    return SettledFiles.settled(() -> listTableFiles(root), "Files of " + root);
   }
 
   private static Map<String, Long> listTableFiles(Path root) {

@@ -35,7 +35,7 @@ public final class SettledFiles {
    */
   public static <T> T settled(Supplier<T> read, String what) {
     long deadline = System.nanoTime() + LIMIT.toNanos();
-    T previous = read.get();
+    T previous = readOnce(read);
     while (System.nanoTime() < deadline) {
       try {
         Thread.sleep(QUIET.toMillis());
@@ -43,13 +43,26 @@ public final class SettledFiles {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
       }
-      T current = read.get();
+      T current = readOnce(read);
       if (current.equals(previous)) {
         return current;
       }
       previous = current;
     }
     throw new AssertionError(what + " kept changing for " + LIMIT);
+  }
+
+  /** {@code read}, again when it fails on a file renamed or deleted while it was being read. */
+  private static <T> T readOnce(Supplier<T> read) {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return read.get();
+      } catch (UncheckedIOException e) {
+        if (attempt >= 20) {
+          throw e;
+        }
+      }
+    }
   }
 
   private static Map<String, String> read(Path root, Function<Path, String> key) {
