@@ -295,23 +295,31 @@ final class ClusterRouting {
   private void watchOwner(RoutingContext ctx, Attempt attempt, String url, AtomicBoolean settled,
       AtomicReference<Runnable> stopWatching) {
     Context context = ctx.vertx().getOrCreateContext();
+    // Listen first, then look: a change between the look and the listening would otherwise go unseen, and the request
+    // would wait for the forward's timeout on an owner that is gone (the membership signals a new map and the
+    // partitions it assigns here one after the other).
     stopWatching.set(changes.next(() -> context.runOnContext(v -> {
-      if (settled.get()) {
-        return;
-      }
-      Route now = ownership.route(attempt.key);
-      boolean movedAway = now instanceof Route.Local || now instanceof Route.Remote remote && !remote.url().equals(url);
-      if (!movedAway) {
+      if (!settled.get()) {
         watchOwner(ctx, attempt, url, settled, stopWatching);
-        return;
       }
-      // An owner that handed the table over properly answers in a moment (it sends the request on itself); one that
-      // was killed or paused does not. Give it that moment before sending the request elsewhere.
-      ctx.vertx().setTimer(MOVED_OWNER_GRACE_MS, id -> giveUp(ctx, attempt, url, settled));
     })));
     if (settled.get()) {
       stopWatching.get().run(); // answered before the watch began
+      return;
     }
+    if (movedAway(attempt, url)) {
+      stopWatching.get().run();
+      // An owner that handed the table over properly answers in a moment (it sends the request on itself); one that
+      // was killed or paused does not. Give it that moment before sending the request elsewhere.
+      ctx.vertx().setTimer(MOVED_OWNER_GRACE_MS, id -> giveUp(ctx, attempt, url, settled));
+    }
+  }
+
+  /** Whether the table's owner is no longer {@code url}: this instance or another took it over. */
+  private boolean movedAway(Attempt attempt, String url) {
+    Route now = ownership.route(attempt.key);
+    String owner = now instanceof Route.Local ? ownership.self() : now instanceof Route.Remote r ? r.url() : null;
+    return owner != null && !owner.equals(url);
   }
 
   private void giveUp(RoutingContext ctx, Attempt attempt, String url, AtomicBoolean settled) {

@@ -26,6 +26,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
@@ -40,6 +41,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -81,6 +83,8 @@ class ClusterRoutingTest {
     final String self;
     final Map<String, String> owners = new ConcurrentHashMap<>();
     volatile int generation = 1;
+    /** Runs once inside the next look at {@link #TABLE}'s route, after the look has read the old owner. */
+    volatile Runnable duringNextLook;
     private final AtomicReference<CompletableFuture<Void>> next = new AtomicReference<>(new CompletableFuture<>());
 
     ScriptedOwnership(String self) {
@@ -100,10 +104,14 @@ class ClusterRoutingTest {
     @Override
     public Route route(String tableKey) {
       String owner = owners.get(tableKey);
-      if (owner == null) {
-        return new Route.Unowned(0, "partition 0 has no owner while the cluster rebalances");
+      Route seen = owner == null ? new Route.Unowned(0, "partition 0 has no owner while the cluster rebalances")
+          : owner.equals(self) ? new Route.Local(0) : new Route.Remote(0, owner, generation);
+      Runnable during = duringNextLook;
+      if (during != null && tableKey.equals(TABLE)) {
+        duringNextLook = null;
+        during.run();
       }
-      return owner.equals(self) ? new Route.Local(0) : new Route.Remote(0, owner, generation);
+      return seen;
     }
 
     @Override
@@ -448,6 +456,51 @@ class ClusterRoutingTest {
     Reply reply = waiting.get(30, TimeUnit.SECONDS);
     assertThat(reply.status()).as(reply.body()).isEqualTo(200);
     assertThat(reply.headers().firstValue(ForwardSigner.SERVED_BY)).hasValue(b.url);
+  }
+
+  @Test
+  void aChangeLandingWhileTheWaitingRequestLooksAtTheOwnershipIsNotMissed() throws Exception {
+    startOpenCluster();
+    assertThat(commit(b, txns.create()).status()).isEqualTo(200);
+    CountDownLatch reached = new CountDownLatch(1);
+    try (ServerSocket paused = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Thread accepting = new Thread(() -> { // an owner stopped with SIGSTOP: the kernel accepts, nobody answers
+        List<Socket> held = new ArrayList<>();
+        try {
+          while (true) {
+            Socket socket = paused.accept();
+            held.add(socket);
+            reached.countDown();
+          }
+        } catch (IOException closed) {
+          held.forEach(socket -> {
+            try {
+              socket.close();
+            } catch (IOException ignored) {
+              // closing
+            }
+          });
+        }
+      });
+      accepting.start();
+      String pausedUrl = "http://127.0.0.1:" + paused.getLocalPort();
+      for (Instance instance : instances) {
+        instance.ownership.set(TABLE, pausedUrl, 2);
+      }
+      CompletableFuture<Reply> waiting = CompletableFuture.supplyAsync(() -> commit(a, txns.append(1)));
+      assertThat(reached.await(10, TimeUnit.SECONDS)).isTrue();
+      b.ownership.set(TABLE, b.url, 4);
+      c.ownership.set(TABLE, b.url, 4);
+      // The membership signals the new map, then the partition it assigns: the second signal lands while the request
+      // looks at the first one.
+      a.ownership.duringNextLook = () -> a.ownership.set(TABLE, b.url, 4);
+      a.ownership.set(TABLE, null, 3);
+      Reply reply = waiting.get(60, TimeUnit.SECONDS);
+      assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+      assertThat(reply.headers().firstValue(ForwardSigner.SERVED_BY)).hasValue(b.url);
+      // sent on after the moved-owner grace, not after the forward to the silent owner timed out (30 s)
+      assertThat(reply.millis()).isLessThan(TimeUnit.SECONDS.toMillis(20));
+    }
   }
 
   @Test
