@@ -3,10 +3,22 @@ package dev.lancecommit.chaos.bench;
 import dev.lancecommit.coordinator.Coordinator;
 import dev.lancecommit.coordinator.CoordinatorConfig;
 import dev.lancecommit.e2e.CommitApi;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** An in-process coordinator for one run, its warehouse on the cell's store, and its CommitTable client. */
 final class BenchCoordinator implements AutoCloseable {
+  /** {@code lance_commit_duration_seconds} (all operations) and {@code lance_commit_phase_seconds} by phase. */
+  private static final Pattern TIMER = Pattern.compile(
+      "lance_commit_(?:duration|phase)_seconds_(sum|count)\\{(?:operation=\"[^\"]*\"|phase=\"([^\"]*)\")\\} (\\S+)");
   private final Coordinator coordinator;
   private final CommitApi api;
 
@@ -28,6 +40,32 @@ final class BenchCoordinator implements AutoCloseable {
       config.s3(cell.store().s3Config());
     }
     return new BenchCoordinator(Coordinator.start(config.build()));
+  }
+
+  /**
+   * Logs the coordinator's own mean time per commit, whole and by phase, from its metrics: set beside the writers'
+   * latency it tells what the request round trip and the client cost.
+   */
+  private void logOwnTimes() {
+    try {
+      HttpResponse<String> metrics = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create(coordinator.restUrl() + "/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      Map<String, double[]> sumAndCount = new TreeMap<>();
+      for (String line : metrics.body().lines().toList()) {
+        Matcher m = TIMER.matcher(line);
+        if (m.matches()) {
+          double[] entry = sumAndCount.computeIfAbsent(m.group(2) == null ? "all" : m.group(2), k -> new double[2]);
+          entry[m.group(1).equals("sum") ? 0 : 1] += Double.parseDouble(m.group(3));
+        }
+      }
+      StringBuilder line = new StringBuilder("coordinator's own mean ms per commit:");
+      sumAndCount.forEach((name, v) -> line.append(String.format(Locale.ROOT, " %s %.2f", name,
+          v[1] == 0 ? 0 : v[0] * 1000 / v[1])));
+      CommitBenchmark.log(line.toString());
+    } catch (Exception e) {
+      CommitBenchmark.log("the coordinator's metrics could not be read: " + e);
+    }
   }
 
   CommitApi api() {
@@ -53,6 +91,7 @@ final class BenchCoordinator implements AutoCloseable {
 
   @Override
   public void close() {
+    logOwnTimes();
     coordinator.close();
   }
 }

@@ -22,7 +22,7 @@ import org.apache.kafka.common.config.ConfigException;
  * cells of the matrix to run (workloads x stores x writers), for how long, and where the results go.
  */
 record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores, List<Integer> writers, int seconds,
-    int rowsPerCommit, int tables, int writersPerTable, int keysPerWriter, String kafka, Path out,
+    int warmupSeconds, int rowsPerCommit, int tables, int writersPerTable, int keysPerWriter, String kafka, Path out,
     Optional<Path> python, Optional<Path> chartFrom, boolean verifyFiles, boolean localFsync) {
 
   private static final ConfigKeys KEYS = new ConfigKeys();
@@ -39,6 +39,10 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
       "Writer counts on one table, comma-separated.");
   static final ConfigKey<Integer> SECONDS = KEYS.integer("seconds", 8, atLeast(1),
       "Measuring window of each run, in seconds.");
+  static final ConfigKey<Integer> WARMUP_SECONDS = KEYS.integer("warmup-seconds", 3, atLeast(0),
+      "Before the first measured run of each workload, store and system, the same run for this long, unmeasured and "
+          + "not reported: the JIT compiles the coordinator's (and the Lance binding's) hot paths, as in a service "
+          + "that has been up for a while. 0: measure from a cold JVM.");
   static final ConfigKey<Integer> ROWS_PER_COMMIT = KEYS.integer("rows-per-commit", 10, atLeast(1),
       "Rows in each appended data file.");
   static final ConfigKey<Integer> TABLES = KEYS.integer("tables", 64, atLeast(1), "Tables of the tables workload.");
@@ -80,7 +84,7 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
     Config values = KEYS.parse(commandLine.values());
     return new BenchOptions(parseList(values.get(WORKLOADS), Workload.Kind::parse),
         parseList(values.get(STORES), BenchStore.Kind::parse), parseList(values.get(WRITERS), BenchOptions::positive),
-        values.get(SECONDS), values.get(ROWS_PER_COMMIT), values.get(TABLES), values.get(WRITERS_PER_TABLE),
+        values.get(SECONDS), values.get(WARMUP_SECONDS), values.get(ROWS_PER_COMMIT), values.get(TABLES), values.get(WRITERS_PER_TABLE),
         values.get(KEYS_PER_WRITER), values.get(KAFKA).trim(), Path.of(values.get(OUT)),
         path(values.get(PYTHON)), path(values.get(CHART_FROM)), values.get(VERIFY_FILES),
         values.get(LOCAL_FSYNC));
@@ -91,10 +95,16 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
     return String.join(" ", "--workloads", join(workloads.stream().map(Workload.Kind::cliName).toList()),
         "--stores", join(stores.stream().map(BenchStore.Kind::cliName).toList()),
         "--writers", join(writers.stream().map(String::valueOf).toList()),
-        "--seconds", String.valueOf(seconds), "--rows-per-commit", String.valueOf(rowsPerCommit),
+        "--seconds", String.valueOf(seconds), "--warmup-seconds", String.valueOf(warmupSeconds), "--rows-per-commit", String.valueOf(rowsPerCommit),
         "--tables", String.valueOf(tables), "--writers-per-table", String.valueOf(writersPerTable),
         "--keys-per-writer", String.valueOf(keysPerWriter), "--kafka", kafka,
         "--verify-files", String.valueOf(verifyFiles), "--local-fsync", String.valueOf(localFsync));
+  }
+
+  /** These options with a measuring window of {@code windowSeconds} (a warm-up run). */
+  BenchOptions withSeconds(int windowSeconds) {
+    return new BenchOptions(workloads, stores, writers, windowSeconds, 0, rowsPerCommit, tables, writersPerTable,
+        keysPerWriter, kafka, out, python, chartFrom, verifyFiles, localFsync);
   }
 
   static String lower(String value) {

@@ -8,9 +8,11 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -109,8 +111,19 @@ public final class CommitBenchmark {
             List<int[]> shapes = kind == Workload.Kind.TABLES
                 ? List.<int[]>of(new int[] {options.tables(), options.writersPerTable()})
                 : options.writers().stream().map(w -> new int[] {1, w}).toList();
+            Set<String> warmed = new HashSet<>();
             for (int[] shape : shapes) {
               for (String system : workload.systems()) {
+                if (options.warmupSeconds() > 0 && warmed.add(system)) {
+                  String name = "warmup" + (++run);
+                  Path dir = Files.createDirectories(workDir.resolve(name));
+                  Cell warmup = new Cell(kind, store, shape[0], shape[1], options.withSeconds(options.warmupSeconds()),
+                      dir, name, kafka);
+                  MatrixReport.Row row = runOne(workload, system, warmup);
+                  log(String.format(Locale.ROOT, "%s %s %s x %d, %s: warm-up (not reported): %.1f commits/s, %s",
+                      kind.cliName(), storeKind.cliName(), shape[0], shape[1], system, row.commitsPerSecond(),
+                      row.verification()));
+                }
                 String name = "run" + (++run);
                 Path dir = Files.createDirectories(workDir.resolve(name));
                 Cell cell = new Cell(kind, store, shape[0], shape[1], options, dir, name, kafka);
