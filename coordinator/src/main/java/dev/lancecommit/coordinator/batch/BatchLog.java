@@ -11,8 +11,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -147,32 +149,17 @@ final class BatchLog {
    * @throws StoreException when the store cannot tell
    */
   List<InFlight> inFlight(dev.lancecommit.coordinator.table.TableRef table) {
-    Set<String> done = new HashSet<>();
-    Set<String> records = new HashSet<>();
-    Set<String> intents = new HashSet<>();
-    for (ObjectInfo info : warehouse.store().list(warehouse.key(DIR))) {
-      String name = info.key().substring(info.key().lastIndexOf('/') + 1);
-      if (name.endsWith(DONE)) {
-        done.add(name.substring(0, name.length() - DONE.length()));
-      } else if (name.endsWith(RECORD)) {
-        records.add(name.substring(0, name.length() - RECORD.length()));
-      } else if (name.endsWith(INTENT)) {
-        intents.add(name.substring(0, name.length() - INTENT.length()));
-      }
-    }
+    Listing listing = listing();
     List<InFlight> out = new ArrayList<>();
-    for (String id : records) {
-      if (done.contains(id)) {
-        continue;
-      }
+    for (String id : listing.unfinished()) {
       Optional<BatchRecord> record = read(id);
       if (record.isPresent() && !record.get().aborted() && record.get().members().stream().anyMatch(m ->
           m.location().equals(table.location()) && java.util.Objects.equals(m.tableUuid(), table.tableUuid()))) {
         out.add(new InFlight(id, record));
       }
     }
-    for (String id : intents) {
-      if (done.contains(id) || records.contains(id)) {
+    for (String id : listing.intents()) {
+      if (listing.done().containsKey(id) || listing.records().contains(id)) {
         continue; // decided (finished, aborted, or recorded: the record's own entry above)
       }
       Optional<BatchIntent> intent = warehouse.store().get(intentKey(id)).map(BatchIntent::decode);
@@ -190,33 +177,17 @@ final class BatchLog {
 
   /** Every recorded batch without its done marker. */
   List<BatchRecord> unfinished() {
-    Set<String> done = new HashSet<>();
-    List<String> records = new ArrayList<>();
-    for (ObjectInfo info : warehouse.store().list(warehouse.key(DIR))) {
-      String name = info.key().substring(info.key().lastIndexOf('/') + 1);
-      if (name.endsWith(DONE)) {
-        done.add(name.substring(0, name.length() - DONE.length()));
-      } else if (name.endsWith(RECORD)) {
-        records.add(name.substring(0, name.length() - RECORD.length()));
-      }
-    }
     List<BatchRecord> out = new ArrayList<>();
-    for (String id : records) {
-      if (!done.contains(id)) {
-        read(id).filter(r -> !r.aborted()).ifPresent(out::add);
-      }
+    for (String id : listing().unfinished()) {
+      read(id).filter(r -> !r.aborted()).ifPresent(out::add);
     }
     return out;
   }
 
   /** The kept record whose members are exactly these transactions (in request order), if any. */
   Optional<BatchRecord> findByTransactions(List<String> transactionUuids) {
-    for (ObjectInfo info : warehouse.store().list(warehouse.key(DIR))) {
-      String name = info.key().substring(info.key().lastIndexOf('/') + 1);
-      if (!name.endsWith(RECORD)) {
-        continue;
-      }
-      Optional<BatchRecord> record = read(name.substring(0, name.length() - RECORD.length()));
+    for (String id : listing().records()) {
+      Optional<BatchRecord> record = read(id);
       if (record.isPresent() && record.get().members().stream().map(BatchRecord.Member::transactionUuid).toList()
           .equals(transactionUuids)) {
         return record;
@@ -228,10 +199,9 @@ final class BatchLog {
   /** Removes finished batches whose done marker is older than {@code retention}; best effort. */
   int removeFinished(Instant now, Duration retention) {
     int removed = 0;
-    for (ObjectInfo info : warehouse.store().list(warehouse.key(DIR))) {
-      String name = info.key().substring(info.key().lastIndexOf('/') + 1);
-      if (name.endsWith(DONE) && info.lastModified().isBefore(now.minus(retention))) {
-        String id = name.substring(0, name.length() - DONE.length());
+    for (Map.Entry<String, Instant> finished : listing().done().entrySet()) {
+      if (finished.getValue().isBefore(now.minus(retention))) {
+        String id = finished.getKey();
         try {
           warehouse.store().delete(intentKey(id));
           warehouse.store().delete(recordKey(id));
@@ -243,6 +213,34 @@ final class BatchLog {
       }
     }
     return removed;
+  }
+
+  /**
+   * One listing of {@code _catalog/batches/}, by batch id: recorded batches (records and aborts), finished ones
+   * with the time their done marker was written, and announced ones.
+   */
+  private record Listing(Set<String> records, Map<String, Instant> done, Set<String> intents) {
+    /** Recorded and not finished, in listing order. */
+    List<String> unfinished() {
+      return records.stream().filter(id -> !done.containsKey(id)).toList();
+    }
+  }
+
+  private Listing listing() {
+    Set<String> records = new LinkedHashSet<>();
+    Map<String, Instant> done = new HashMap<>();
+    Set<String> intents = new LinkedHashSet<>();
+    for (ObjectInfo info : warehouse.store().list(warehouse.key(DIR))) {
+      String name = info.key().substring(info.key().lastIndexOf('/') + 1);
+      if (name.endsWith(DONE)) {
+        done.put(name.substring(0, name.length() - DONE.length()), info.lastModified());
+      } else if (name.endsWith(RECORD)) {
+        records.add(name.substring(0, name.length() - RECORD.length()));
+      } else if (name.endsWith(INTENT)) {
+        intents.add(name.substring(0, name.length() - INTENT.length()));
+      }
+    }
+    return new Listing(records, done, intents);
   }
 
   private String recordKey(String batchId) {
