@@ -19,6 +19,9 @@ final class BenchCoordinator implements AutoCloseable {
   /** {@code lance_commit_duration_seconds} (all operations) and {@code lance_commit_phase_seconds} by phase. */
   private static final Pattern TIMER = Pattern.compile(
       "lance_commit_(?:duration|phase)_seconds_(sum|count)\\{(?:operation=\"[^\"]*\"|phase=\"([^\"]*)\")\\} (\\S+)");
+  /** {@code lance_commit_requests_total} by outcome (summed over operations). */
+  private static final Pattern OUTCOME = Pattern.compile(
+      "lance_commit_requests_total\\{.*outcome=\"([^\"]*)\".*\\} (\\S+)");
   private final Coordinator coordinator;
   private final CommitApi api;
 
@@ -43,16 +46,22 @@ final class BenchCoordinator implements AutoCloseable {
   }
 
   /**
-   * Logs the coordinator's own mean time per commit, whole and by phase, from its metrics: set beside the writers'
-   * latency it tells what the request round trip and the client cost.
+   * Logs the coordinator's own mean time per commit, whole and by phase, and its answers by outcome, from its
+   * metrics: set beside the writers' latency it tells what the request round trip and the client cost, and how often
+   * a writer was sent back (a conflict, a throttle).
    */
-  private void logOwnTimes() {
+  private void logOwnMetrics() {
     try {
       HttpResponse<String> metrics = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create(coordinator.restUrl() + "/metrics")).build(),
           HttpResponse.BodyHandlers.ofString());
       Map<String, double[]> sumAndCount = new TreeMap<>();
+      Map<String, Double> outcomes = new TreeMap<>();
       for (String line : metrics.body().lines().toList()) {
+        Matcher outcome = OUTCOME.matcher(line);
+        if (outcome.matches()) {
+          outcomes.merge(outcome.group(1), Double.parseDouble(outcome.group(2)), Double::sum);
+        }
         Matcher m = TIMER.matcher(line);
         if (m.matches()) {
           double[] entry = sumAndCount.computeIfAbsent(m.group(2) == null ? "all" : m.group(2), k -> new double[2]);
@@ -63,6 +72,9 @@ final class BenchCoordinator implements AutoCloseable {
       sumAndCount.forEach((name, v) -> line.append(String.format(Locale.ROOT, " %s %.2f", name,
           v[1] == 0 ? 0 : v[0] * 1000 / v[1])));
       CommitBenchmark.log(line.toString());
+      StringBuilder answers = new StringBuilder("coordinator's answers to commits (CommitTable and version/create):");
+      outcomes.forEach((name, n) -> answers.append(String.format(Locale.ROOT, " %s %.0f", name, n)));
+      CommitBenchmark.log(answers.toString());
     } catch (Exception e) {
       CommitBenchmark.log("the coordinator's metrics could not be read: " + e);
     }
@@ -91,7 +103,7 @@ final class BenchCoordinator implements AutoCloseable {
 
   @Override
   public void close() {
-    logOwnTimes();
+    logOwnMetrics();
     coordinator.close();
   }
 }
