@@ -137,8 +137,8 @@ public final class CoordinatorConfig {
   public static final ConfigKey<Integer> COMMIT_VERIFY_FILES_PARALLELISM = KEYS.integer(
       "commit.verify-files.parallelism", 8, atLeast(1),
       "Store requests one commit's file checks (and one POST .../verify) keep in flight at most; helpers come from "
-          + "the commit.threads pool, and the committing thread does the work itself when that pool is busy. Also the "
-          + "commits of one table whose data files are checked early, while they wait in the lane, at a time.");
+          + "the commit.threads pool, and the committing thread does the work itself when that pool is busy. It also "
+          + "bounds how many commits of one table have their data files checked early, while they wait in the lane.");
   public static final ConfigKey<Long> FORMAT_SEMANTIC_TYPES_FLAG = KEYS.longInteger("format.semantic-types.flag",
       0L, ConfigDef.LambdaValidator.with((name, value) -> {
         try {

@@ -84,8 +84,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
     Config values = KEYS.parse(commandLine.values());
     return new BenchOptions(parseList(values.get(WORKLOADS), Workload.Kind::parse),
         parseList(values.get(STORES), BenchStore.Kind::parse), parseList(values.get(WRITERS), BenchOptions::positive),
-        values.get(SECONDS), values.get(WARMUP_SECONDS), values.get(ROWS_PER_COMMIT), values.get(TABLES), values.get(WRITERS_PER_TABLE),
-        values.get(KEYS_PER_WRITER), values.get(KAFKA).trim(), Path.of(values.get(OUT)),
+        values.get(SECONDS), values.get(WARMUP_SECONDS), values.get(ROWS_PER_COMMIT), values.get(TABLES),
+        values.get(WRITERS_PER_TABLE), values.get(KEYS_PER_WRITER), values.get(KAFKA).trim(), Path.of(values.get(OUT)),
         path(values.get(PYTHON)), path(values.get(CHART_FROM)), values.get(VERIFY_FILES),
         values.get(LOCAL_FSYNC));
   }
@@ -95,7 +95,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
     return String.join(" ", "--workloads", join(workloads.stream().map(Workload.Kind::cliName).toList()),
         "--stores", join(stores.stream().map(BenchStore.Kind::cliName).toList()),
         "--writers", join(writers.stream().map(String::valueOf).toList()),
-        "--seconds", String.valueOf(seconds), "--warmup-seconds", String.valueOf(warmupSeconds), "--rows-per-commit", String.valueOf(rowsPerCommit),
+        "--seconds", String.valueOf(seconds), "--warmup-seconds", String.valueOf(warmupSeconds),
+        "--rows-per-commit", String.valueOf(rowsPerCommit),
         "--tables", String.valueOf(tables), "--writers-per-table", String.valueOf(writersPerTable),
         "--keys-per-writer", String.valueOf(keysPerWriter), "--kafka", kafka,
         "--verify-files", String.valueOf(verifyFiles), "--local-fsync", String.valueOf(localFsync));

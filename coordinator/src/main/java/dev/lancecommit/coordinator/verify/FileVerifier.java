@@ -38,7 +38,10 @@ public final class FileVerifier {
     this(stores, executor, parallelism, null);
   }
 
-  /** @param early data files checked while their transaction waited: a file one of them found right is not read again */
+  /**
+   * @param early data files checked while their commit waited in the lane: a file one of them found right is not read
+   *     again
+   */
   public FileVerifier(Function<String, StorageLocation> stores, Executor executor, int parallelism,
       EarlyFileChecks early) {
     if (parallelism < 1) {
