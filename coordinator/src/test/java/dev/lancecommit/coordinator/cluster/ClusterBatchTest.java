@@ -85,23 +85,12 @@ class ClusterBatchTest {
     return coordinator;
   }
 
-  private static ClusterMembership member(Coordinator coordinator) {
-    return coordinator.cluster().orElseThrow();
-  }
-
   private static void awaitSettled(List<Coordinator> coordinators) {
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
-      int total = 0;
-      for (Coordinator c : coordinators) {
-        total += member(c).serving().size();
-        assertThat(member(c).generation()).isEqualTo(member(coordinators.get(0)).generation());
-      }
-      assertThat(total).isEqualTo(PARTITIONS);
-    });
+    InProcessClusters.awaitSettled(coordinators, PARTITIONS);
   }
 
   private static Coordinator ownerOf(List<Coordinator> coordinators, String table) {
-    return coordinators.stream().filter(c -> member(c).serves("ns$" + table)).findFirst().orElseThrow();
+    return InProcessClusters.ownerOf(coordinators, "ns$" + table);
   }
 
   /** Two tables (named by the test) owned by different instances, each made at version 1 with real Lance data. */
@@ -168,7 +157,7 @@ class ClusterBatchTest {
       assertThat(eventsOf(name, 2)).as("events of %s v2", name).isNotEmpty()
           .allSatisfy(e -> assertThat(e.batchId()).isEqualTo(batchId));
     }
-    Path batches = dir.resolve("warehouse").resolve("_catalog").resolve("batches");
+    Path batches = batchesDir();
     assertThat(batches.resolve(batchId + ".json")).exists();
     assertThat(batches.resolve(batchId + ".done")).exists();
 
@@ -228,14 +217,10 @@ class ClusterBatchTest {
   @Test
   void aRecordedBatchWhoseCoordinatorStopsIsCompletedByTheOwners() throws Exception {
     Setup s = twoTablesOwnedApart(Map.of("batch.test.apply-pause.ms", "20000"));
-    JsonObject batch = new JsonObject().put("entries", new JsonArray()
-        .add(entry(s.a(), 2, stage(s.a(), 2, 5))).add(entry(s.b(), 2, stage(s.b(), 2, 5))));
     CommitApi receiver = new CommitApi(s.receiver().restUrl());
-    CompletableFuture<CommitApi.Response> answer = CompletableFuture.supplyAsync(() ->
-        receiver.postJson("/v1/table/version/batch-create", batch.encode()));
-    Path batches = dir.resolve("warehouse").resolve("_catalog").resolve("batches");
-    Path manifestA2 = Path.of(lance.get(s.a()).uri()).resolve(ManifestNaming.path(ManifestNaming.Scheme.V2, 2));
-    await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(manifestA2));
+    CompletableFuture<CommitApi.Response> answer = sendBatchOfBoth(s);
+    Path batches = batchesDir();
+    awaitFirstMemberWritten(s);
     String batchId = recordedBatch(batches);
     assertThat(lance.get(s.b()).latestVersion()).isEqualTo(1); // half the batch is written, and recorded
     // namespace readers do not see half the batch, on the receiver nor on the owner holding a's lane for it
@@ -270,13 +255,9 @@ class ClusterBatchTest {
   @Test
   void anOwnerStoppingMidBatchHandsTheMemberToTheNewOwnerAndTheBatchCompletes() throws Exception {
     Setup s = twoTablesOwnedApart(Map.of("batch.test.apply-pause.ms", "4000"));
-    JsonObject batch = new JsonObject().put("entries", new JsonArray()
-        .add(entry(s.a(), 2, stage(s.a(), 2, 5))).add(entry(s.b(), 2, stage(s.b(), 2, 5))));
     CommitApi receiver = new CommitApi(s.receiver().restUrl());
-    CompletableFuture<CommitApi.Response> answer = CompletableFuture.supplyAsync(() ->
-        receiver.postJson("/v1/table/version/batch-create", batch.encode()));
-    Path manifestA2 = Path.of(lance.get(s.a()).uri()).resolve(ManifestNaming.path(ManifestNaming.Scheme.V2, 2));
-    await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(manifestA2));
+    CompletableFuture<CommitApi.Response> answer = sendBatchOfBoth(s);
+    awaitFirstMemberWritten(s);
     s.ownerB().close(); // recorded, a written, b's lane held on its owner, which now stops
 
     CommitApi.Response reply = answer.get(90, java.util.concurrent.TimeUnit.SECONDS);
@@ -290,7 +271,7 @@ class ClusterBatchTest {
       List<CommitEvent> events = eventsOf(name, 2, batchId);
       assertThat(events).extracting(CommitEvent::transactionUuid).containsOnly(events.get(0).transactionUuid());
     }
-    assertThat(dir.resolve("warehouse").resolve("_catalog").resolve("batches").resolve(batchId + ".done")).exists();
+    assertThat(batchesDir().resolve(batchId + ".done")).exists();
   }
 
   /**
@@ -333,7 +314,7 @@ class ClusterBatchTest {
     assertThat(queued).isNotDone();
 
     // silence: the lease runs out, the owner fences the batch and releases the lane
-    Path record = dir.resolve("warehouse").resolve("_catalog").resolve("batches").resolve(batchId + ".json");
+    Path record = batchesDir().resolve(batchId + ".json");
     await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(record));
     assertThat(Files.readString(record)).contains("aborted_by").contains(owner);
     CommitApi.Response landed = queued.get(30, java.util.concurrent.TimeUnit.SECONDS);
@@ -358,14 +339,9 @@ class ClusterBatchTest {
   void aCommitReachingTheNewOwnerFirstLandsAfterTheMemberItsDeadOwnerHeld() throws Exception {
     Setup s = twoTablesOwnedApart(Map.of("cluster.test.abandon-holds-on-close", "true"),
         Map.of("batch.test.apply-pause.ms", "30000"));
-    JsonObject batch = new JsonObject().put("entries", new JsonArray()
-        .add(entry(s.a(), 2, stage(s.a(), 2, 5))).add(entry(s.b(), 2, stage(s.b(), 2, 5))));
-    CommitApi receiver = new CommitApi(s.receiver().restUrl());
-    CompletableFuture<CommitApi.Response> answer = CompletableFuture.supplyAsync(() ->
-        receiver.postJson("/v1/table/version/batch-create", batch.encode()));
-    Path batches = dir.resolve("warehouse").resolve("_catalog").resolve("batches");
-    Path manifestA2 = Path.of(lance.get(s.a()).uri()).resolve(ManifestNaming.path(ManifestNaming.Scheme.V2, 2));
-    await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(manifestA2));
+    CompletableFuture<CommitApi.Response> answer = sendBatchOfBoth(s);
+    Path batches = batchesDir();
+    awaitFirstMemberWritten(s);
     String batchId = recordedBatch(batches);
     assertThat(batches.resolve(batchId + ".intent")).as("announced before its remote holds").exists();
 
@@ -407,18 +383,11 @@ class ClusterBatchTest {
   void anOwnerDyingBeforeTheRecordLetsTheNewOwnerFenceTheBatch() throws Exception {
     Setup s = twoTablesOwnedApart(Map.of("cluster.test.abandon-holds-on-close", "true"),
         Map.of("batch.test.record-pause.ms", "30000"));
-    JsonObject batch = new JsonObject().put("entries", new JsonArray()
-        .add(entry(s.a(), 2, stage(s.a(), 2, 5))).add(entry(s.b(), 2, stage(s.b(), 2, 5))));
-    CompletableFuture<CommitApi.Response> answer = CompletableFuture.supplyAsync(() ->
-        new CommitApi(s.receiver().restUrl()).postJson("/v1/table/version/batch-create", batch.encode()));
+    CompletableFuture<CommitApi.Response> answer = sendBatchOfBoth(s);
     await().atMost(Duration.ofSeconds(30)).until(() -> s.ownerA().batchHolds().orElseThrow().checked() == 1
         && s.ownerB().batchHolds().orElseThrow().checked() == 1);
-    Path batches = dir.resolve("warehouse").resolve("_catalog").resolve("batches");
-    String batchId;
-    try (Stream<Path> files = Files.list(batches)) {
-      batchId = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".intent")).findFirst()
-          .map(n -> n.substring(0, n.length() - ".intent".length())).orElseThrow();
-    }
+    Path batches = batchesDir();
+    String batchId = onlyBatch(batches, ".intent");
     assertThat(batches.resolve(batchId + ".json")).doesNotExist();
 
     s.ownerB().close(); // dies holding b's checked lane, before the record
@@ -471,12 +440,35 @@ class ClusterBatchTest {
   }
 
   private static String recordedBatch(Path batches) throws IOException {
+    return onlyBatch(batches, ".json");
+  }
+
+  /** The id of the one batch that has a file ending in {@code suffix} (a record, an intent) in {@code batches}. */
+  private static String onlyBatch(Path batches, String suffix) throws IOException {
     try (Stream<Path> files = Files.list(batches)) {
-      Set<String> records = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json"))
-          .map(n -> n.substring(0, n.length() - ".json".length())).collect(Collectors.toSet());
-      assertThat(records).hasSize(1);
-      return records.iterator().next();
+      Set<String> ids = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(suffix))
+          .map(n -> n.substring(0, n.length() - suffix.length())).collect(Collectors.toSet());
+      assertThat(ids).hasSize(1);
+      return ids.iterator().next();
     }
+  }
+
+  private Path batchesDir() {
+    return dir.resolve("warehouse").resolve("_catalog").resolve("batches");
+  }
+
+  /** Version 2 of both tables as one batch (BatchCreateTableVersions), sent to the receiver in the background. */
+  private CompletableFuture<CommitApi.Response> sendBatchOfBoth(Setup s) {
+    JsonObject batch = new JsonObject().put("entries", new JsonArray()
+        .add(entry(s.a(), 2, stage(s.a(), 2, 5))).add(entry(s.b(), 2, stage(s.b(), 2, 5))));
+    CommitApi receiver = new CommitApi(s.receiver().restUrl());
+    return CompletableFuture.supplyAsync(() -> receiver.postJson("/v1/table/version/batch-create", batch.encode()));
+  }
+
+  /** Waits until the batch's member of table a (its version 2) is written. */
+  private void awaitFirstMemberWritten(Setup s) {
+    Path manifest = Path.of(lance.get(s.a()).uri()).resolve(ManifestNaming.path(ManifestNaming.Scheme.V2, 2));
+    await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(manifest));
   }
 
   private List<CommitEvent> eventsOf(String table, long version) {

@@ -22,7 +22,6 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -78,27 +77,12 @@ class ClusterCoordinatorTest {
     return coordinator;
   }
 
-  private static ClusterMembership member(Coordinator coordinator) {
-    return coordinator.cluster().orElseThrow();
-  }
-
   private static void awaitSettled(List<Coordinator> coordinators) {
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
-      Set<Integer> all = new HashSet<>();
-      int total = 0;
-      for (Coordinator c : coordinators) {
-        total += member(c).serving().size();
-        all.addAll(member(c).serving());
-        assertThat(member(c).generation()).isEqualTo(member(coordinators.get(0)).generation());
-      }
-      assertThat(all).hasSize(PARTITIONS);
-      assertThat(total).isEqualTo(PARTITIONS);
-    });
+    InProcessClusters.awaitSettled(coordinators, PARTITIONS);
   }
 
   private static Coordinator ownerOf(List<Coordinator> coordinators, List<String> table) {
-    String key = String.join("$", table);
-    return coordinators.stream().filter(c -> member(c).serves(key)).findFirst().orElseThrow();
+    return InProcessClusters.ownerOf(coordinators, String.join("$", table));
   }
 
   private static void assertEveryVersionHasItsEvent(String bootstrap, String topic, List<String> table, long latest) {
