@@ -131,14 +131,11 @@ public final class CoordinatorConfig {
           + "columns and field ids; for deletion files the row count. Files carried over from the previous version "
           + "are not checked again. The trade: about one ranged read per new data file and one read per new deletion "
           + "file per commit (an append of one fragment: one request), against a version whose missing or wrong file "
-          + "makes it, and every later version, unreadable for stock Lance. The data files of an Append, Overwrite or "
-          + "Update are checked while the commit waits in its table's lane, so a commit that waits behind another "
-          + "(a group being written, a store round trip) finds its check done. Deep clones are checked either way.");
+          + "makes it, and every later version, unreadable for stock Lance. Deep clones are checked either way.");
   public static final ConfigKey<Integer> COMMIT_VERIFY_FILES_PARALLELISM = KEYS.integer(
       "commit.verify-files.parallelism", 8, atLeast(1),
       "Store requests one commit's file checks (and one POST .../verify) keep in flight at most; helpers come from "
-          + "the commit.threads pool, and the committing thread does the work itself when that pool is busy. It also "
-          + "bounds how many commits of one table have their data files checked early, while they wait in the lane.");
+          + "the commit.threads pool, and the committing thread does the work itself when that pool is busy.");
   public static final ConfigKey<Long> FORMAT_SEMANTIC_TYPES_FLAG = KEYS.longInteger("format.semantic-types.flag",
       0L, ConfigDef.LambdaValidator.with((name, value) -> {
         try {

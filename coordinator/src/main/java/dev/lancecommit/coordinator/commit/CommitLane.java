@@ -10,7 +10,6 @@ import dev.lancecommit.coordinator.table.TableOperations;
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.table.TableSnapshot;
 import dev.lancecommit.coordinator.verify.CommitFileCheck;
-import dev.lancecommit.coordinator.verify.EarlyFileChecks;
 import dev.lancecommit.coordinator.verify.FileVerifier;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.TraceContext;
@@ -60,8 +59,7 @@ import org.slf4j.LoggerFactory;
  * <b>write</b> (the manifest's put-if-absent; {@link TableOperations#commit(StagedVersion)}), <b>answer</b>, and
  * <b>after</b> (event handoff and Lance's version hint, on a serial queue off the critical path). The files a version
  * adds are checked between build and stage ({@link CommitFileCheck}); a group that fails the check is prepared again
- * one member per version, so only the member naming the bad file is refused. The data files of a commit are checked
- * while it waits in the queue ({@link EarlyFileChecks}): the check between build and stage then finds them done.
+ * one member per version, so only the member naming the bad file is refused.
  *
  * <p>While one version's manifest is being written, the next one is prepared, built and staged on top of it
  * (speculatively: {@link StagedVersion#after()}). Its write starts the moment the one before lands; if that write is
@@ -90,7 +88,6 @@ final class CommitLane {
   private final SerialQueue after;
   private final GroupBuilder.Limits limits;
   private final CommitFileCheck files;
-  private final EarlyFileChecks early;
   private final CommitPermit permit;
   /** Manifests of earlier versions read for conflict checks (versions never change once landed). */
   private final Map<Long, TableState> statesAt = new LinkedHashMap<>(16, 0.75f, true) {
@@ -132,9 +129,7 @@ final class CommitLane {
     this.permit = permit;
     this.after = new SerialQueue(executor);
     this.limits = new GroupBuilder.Limits(settings.groupMaxTransactions(), settings.groupMaxBytes());
-    this.early = settings.verifyFiles()
-        ? new EarlyFileChecks(stores, executor, settings.verifyFilesParallelism()) : null;
-    this.files = new CommitFileCheck(new FileVerifier(stores, executor, settings.verifyFilesParallelism(), early),
+    this.files = new CommitFileCheck(new FileVerifier(stores, executor, settings.verifyFilesParallelism()),
         settings.verifyFiles());
   }
 
@@ -151,9 +146,6 @@ final class CommitLane {
             "Table " + table.joinedId() + " has " + queue.size() + " commits queued; retry later");
       }
       queue.add(member);
-    }
-    if (early != null) {
-      early.start(ops.location(), member::transaction); // while it waits for its turn
     }
     work(null);
     return member.result;

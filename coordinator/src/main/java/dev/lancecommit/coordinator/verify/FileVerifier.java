@@ -27,7 +27,6 @@ public final class FileVerifier {
   private final Function<String, StorageLocation> stores;
   private final Executor executor;
   private final int parallelism;
-  private final EarlyFileChecks early;
 
   /**
    * @param stores resolves a base path URI to a location (the coordinator's {@code ObjectStores::resolve})
@@ -35,22 +34,12 @@ public final class FileVerifier {
    * @param parallelism requests in flight at most, per check
    */
   public FileVerifier(Function<String, StorageLocation> stores, Executor executor, int parallelism) {
-    this(stores, executor, parallelism, null);
-  }
-
-  /**
-   * @param early data files checked while their commit waited in the lane: a file one of them found right is not read
-   *     again
-   */
-  public FileVerifier(Function<String, StorageLocation> stores, Executor executor, int parallelism,
-      EarlyFileChecks early) {
     if (parallelism < 1) {
       throw new IllegalArgumentException("parallelism must be at least 1: " + parallelism);
     }
     this.stores = stores;
     this.executor = executor;
     this.parallelism = parallelism;
-    this.early = early;
   }
 
   /**
@@ -92,10 +81,6 @@ public final class FileVerifier {
     Map<Directory, List<Integer>> listable = new LinkedHashMap<>();
     for (int i = 0; i < files.size(); i++) {
       NamedFile file = files.get(i);
-      if (depth == FileInspector.Depth.CONTENT && early != null && file instanceof NamedFile.Data
-          && early.passed(file)) {
-        continue;
-      }
       if (depth == FileInspector.Depth.PRESENCE && listable(file)) {
         listable.computeIfAbsent(Directory.of(file), d -> new ArrayList<>()).add(i);
       } else {

@@ -145,46 +145,6 @@ class CommitFileCheckTest {
     assertThat(lance.countRows(4)).isEqualTo(25);
   }
 
-  /**
-   * A commit that waits behind the versions in flight (one being written, the next staged on top of it) has its data
-   * file checked while it waits, and the lane does not read it again when its turn comes: one read per file.
-   */
-  @Test
-  void aWaitingCommitsDataFileIsCheckedWhileItWaitsAndNotReadAgain() throws Exception {
-    LaneCommitService service = service(true);
-    commit(service, create(0, 10));
-    int readsBefore = store.calls(Call.GET_TAIL);
-    FaultInjectingObjectStore.Hold v2 = store.holdNext(Call.PUT_IF_ABSENT,
-        table.key(ManifestNaming.path(ManifestNaming.Scheme.V2, 2))::equals);
-    Transaction writing = append(1, 100, 5);
-    Transaction staged = append(1, 200, 5);
-    Transaction waiting = append(1, 300, 5);
-    CompletableFuture<CommitResult> first = submit(service, writing);
-    assertThat(v2.awaitHeld(Duration.ofSeconds(20))).isTrue();
-    CompletableFuture<CommitResult> second = submit(service, staged);
-    // staged on top of version 2: the .txn files of the create, of version 2 and of version 3
-    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> stagedTxnCount() == 3);
-    CompletableFuture<CommitResult> third = submit(service, waiting);
-
-    // version 2 is still being written and version 3 is staged: the third commit cannot be prepared yet, yet its
-    // data file is read now
-    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
-        .until(() -> store.calls(Call.GET_TAIL) - readsBefore == 3);
-    assertThat(third).isNotDone();
-    v2.release();
-
-    assertThat(first.get(60, TimeUnit.SECONDS).version()).isEqualTo(2);
-    assertThat(second.get(60, TimeUnit.SECONDS).version()).isEqualTo(3);
-    assertThat(third.get(60, TimeUnit.SECONDS).version()).isEqualTo(4);
-    assertThat(store.calls(Call.GET_TAIL) - readsBefore).as("one read per data file").isEqualTo(3);
-    assertThat(lance.countRows(4)).isEqualTo(25);
-  }
-
-  /** The .txn files staged so far (the create's included). */
-  private long stagedTxnCount() {
-    return store.delegate().list(table.key("_transactions/")).size();
-  }
-
   private CompletableFuture<CommitResult> submit(LaneCommitService service, Transaction txn) {
     return service.commit(ref, new CommitRequest(txn.toByteArray(), Optional.empty(), true, "tester"));
   }
