@@ -1,5 +1,6 @@
 package dev.lancecommit.rules;
 
+import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.DataFragment;
 import java.util.HashMap;
 import java.util.List;
@@ -8,7 +9,8 @@ import java.util.Map;
 /**
  * Fragments of a manifest looked up by id without copying them into a map: manifests keep their fragments sorted by
  * id, so a lookup is a binary search. A list that is not sorted (which Lance never writes) falls back to a map. Checks
- * run on every commit use this so that a lookup costs nothing per fragment the table has.
+ * run on every commit use this so that a lookup costs nothing per fragment the table has; a table state's fragments
+ * are looked at for their order once ({@link TableState#fragmentsSortedById}), not per commit.
  */
 final class FragmentsById {
   private static final FragmentsById NONE = new FragmentsById(List.of());
@@ -21,8 +23,10 @@ final class FragmentsById {
     this.fragments = fragments;
   }
 
-  static FragmentsById of(List<DataFragment> fragments) {
-    return new FragmentsById(fragments);
+  static FragmentsById of(TableState state) {
+    FragmentsById lookup = new FragmentsById(state.manifest().getFragmentsList());
+    lookup.sorted = state.fragmentsSortedById();
+    return lookup;
   }
 
   static FragmentsById none() {

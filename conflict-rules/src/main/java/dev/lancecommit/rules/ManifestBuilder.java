@@ -184,11 +184,14 @@ public final class ManifestBuilder {
 
   private static TableState finish(ManifestDraft draft, boolean reserveFragments) {
     Manifest.Builder manifest = draft.manifest();
-    List<DataFragment> fragments = new ArrayList<>();
-    for (DataFragment fragment : draft.fragments()) {
-      fragments.add(withoutTombstonedFiles(fragment));
-    }
+    List<DataFragment> fragments = new ArrayList<>(draft.fragments());
     fragments.sort(Comparator.comparingLong(DataFragment::getId));
+    Carried carried = Carried.of(draft, fragments);
+    for (int i = 0; i < fragments.size(); i++) {
+      if (!carried.is(i)) {
+        fragments.set(i, withoutTombstonedFiles(fragments.get(i)));
+      }
+    }
     requireUniqueIds(fragments);
     manifest.clearFragments().addAllFragments(fragments);
 
@@ -210,12 +213,78 @@ public final class ManifestBuilder {
     if (draft.stableRowIds()) {
       manifest.setNextRowId(draft.nextRowId());
     } else {
-      refuseRowIds(fragments);
+      refuseRowIds(carried.changed(fragments));
     }
-    settleDataFormat(manifest, draft);
+    settleDataFormat(manifest, draft, carried.changedAndOneCarried(fragments));
     long sticky = SemanticTypes.stickyFlags(draft.creating() ? null : draft.current(), txn, ctx.features());
     applyFeatureFlags(manifest, draft.stableRowIds(), ctx.features(), sticky);
-    return new TableState(manifest.build(), draft.indices());
+    return TableState.normalized(manifest.build(), draft.indices());
+  }
+
+  /**
+   * Which fragments of the next version are carried over unchanged from the version it is built on: the very same
+   * message, under the same id. When that version was built here ({@link TableState#normalized}) those passed the
+   * builder's per-fragment work already, so it looks only at the others and the cost of a build follows what the
+   * transaction changes, not the size of the table. On a version read from storage every fragment counts as
+   * changed (whoever wrote it may not have dropped tombstoned files), so the first build after a load normalizes all.
+   */
+  private static final class Carried {
+    private final boolean[] carried;
+    private final int firstCarriedWithFiles;
+
+    private Carried(boolean[] carried, int firstCarriedWithFiles) {
+      this.carried = carried;
+      this.firstCarriedWithFiles = firstCarriedWithFiles;
+    }
+
+    /** {@code sorted}: the next version's fragments, sorted by id. */
+    static Carried of(ManifestDraft draft, List<DataFragment> sorted) {
+      boolean[] carried = new boolean[sorted.size()];
+      int firstWithFiles = -1;
+      if (!draft.creating() && draft.current().normalized()) {
+        List<DataFragment> previous = draft.previous().getFragmentsList();
+        int j = 0;
+        for (int i = 0; i < sorted.size(); i++) {
+          DataFragment fragment = sorted.get(i);
+          long id = fragment.getId();
+          while (j < previous.size() && previous.get(j).getId() < id) {
+            j++;
+          }
+          carried[i] = j < previous.size() && previous.get(j) == fragment;
+          if (carried[i] && firstWithFiles < 0 && fragment.getFilesCount() > 0) {
+            firstWithFiles = i;
+          }
+        }
+      }
+      return new Carried(carried, firstWithFiles);
+    }
+
+    boolean is(int index) {
+      return carried[index];
+    }
+
+    List<DataFragment> changed(List<DataFragment> sorted) {
+      List<DataFragment> changed = new ArrayList<>();
+      for (int i = 0; i < sorted.size(); i++) {
+        if (!carried[i]) {
+          changed.add(sorted.get(i));
+        }
+      }
+      return changed;
+    }
+
+    /**
+     * The changed fragments and one carried fragment with files: enough to infer the data storage version of the
+     * whole table, since the carried files agree with each other.
+     */
+    List<DataFragment> changedAndOneCarried(List<DataFragment> sorted) {
+      List<DataFragment> looked = new ArrayList<>();
+      if (firstCarriedWithFiles >= 0) {
+        looked.add(sorted.get(firstCarriedWithFiles));
+      }
+      looked.addAll(changed(sorted));
+      return looked;
+    }
   }
 
   /** Row id sequences would switch stable row ids on, which a table only chooses when it is created. */
@@ -288,8 +357,8 @@ public final class ManifestBuilder {
    * that a legacy table whose files are newer is moved up (as Lance's check_storage_version does), and a v2 table
    * must not receive files of another version.
    */
-  private static void settleDataFormat(Manifest.Builder manifest, ManifestDraft draft) {
-    String inferred = StorageVersions.infer(manifest.getFragmentsList());
+  private static void settleDataFormat(Manifest.Builder manifest, ManifestDraft draft, List<DataFragment> looked) {
+    String inferred = StorageVersions.infer(looked);
     if (draft.creating()) {
       String version = inferred != null ? inferred : StorageVersions.normalize(draft.ctx().defaultStorageVersion());
       manifest.setDataFormat(Manifest.DataStorageFormat.newBuilder().setFileFormat("lance").setVersion(version));

@@ -101,7 +101,7 @@ public final class TransactionValidator {
       this.txn = txn;
       this.kind = kind;
       this.latest = latest;
-      this.existing = latest == null ? FragmentsById.none() : FragmentsById.of(latest.manifest().getFragmentsList());
+      this.existing = latest == null ? FragmentsById.none() : FragmentsById.of(latest);
       if (latest != null) {
         latest.manifest().getBasePathsList().forEach(b -> baseIds.add(b.getId()));
       }

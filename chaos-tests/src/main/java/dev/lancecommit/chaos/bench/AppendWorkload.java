@@ -60,7 +60,7 @@ final class AppendWorkload implements Workload {
         }
         RunResult result = new RunResult(COORDINATOR);
         result.countsRetries();
-        AtomicLong nextId = new AtomicLong(rows);
+        List<DataFiles> files = dataFiles(cell, tables);
         AtomicLongArray committedPerTable = new AtomicLongArray(cell.tables());
         // a group commit gives several writers one version: the versions made are counted apart from the commits
         List<Set<Long>> versionsPerTable = new ArrayList<>();
@@ -70,11 +70,10 @@ final class AppendWorkload implements Workload {
         WriterPool.run(result, cell.writers(), cell.options().seconds(), (writer, deadline) -> {
           int table = writer / cell.writersPerTable();
           List<String> id = ids.get(table);
-          LanceTables lance = tables.get(table);
+          DataFiles tableFiles = files.get(table);
           long seen = 1;
           while (System.nanoTime() < deadline) {
-            Transaction txn = TransactionFactory.append(seen,
-                LanceProtos.fragments(lance.writeRows(nextId.getAndAdd(rows), rows)));
+            Transaction txn = TransactionFactory.append(seen, LanceProtos.fragments(tableFiles.next()));
             if (System.nanoTime() >= deadline) {
               break;
             }
@@ -89,6 +88,7 @@ final class AppendWorkload implements Workload {
             }
           }
         });
+        logWrittenInWindow(files);
         verify(result, tables, committedPerTable, t -> versionsPerTable.get(t).size(), rows,
             t -> api.latestVersion(ids.get(t)));
         return result;
@@ -132,15 +132,16 @@ final class AppendWorkload implements Workload {
         lance.createWithLance(0, rows);
       }
       RunResult result = new RunResult(LANCE);
-      AtomicLong nextId = new AtomicLong(rows);
+      List<DataFiles> files = dataFiles(cell, tables);
       AtomicLongArray committedPerTable = new AtomicLongArray(cell.tables());
       WriterPool.run(result, cell.writers(), cell.options().seconds(), (writer, deadline) -> {
         int table = writer / cell.writersPerTable();
         LanceTables lance = tables.get(table);
+        DataFiles tableFiles = files.get(table);
         Dataset ds = lance.open();
         try {
           while (System.nanoTime() < deadline) {
-            List<FragmentMetadata> fragments = lance.writeRows(nextId.getAndAdd(rows), rows);
+            List<FragmentMetadata> fragments = tableFiles.next();
             if (System.nanoTime() >= deadline) {
               break;
             }
@@ -163,11 +164,34 @@ final class AppendWorkload implements Workload {
           ds.close();
         }
       });
+      logWrittenInWindow(files);
       verify(result, tables, committedPerTable, committedPerTable::get, rows, t -> tables.get(t).latestVersion());
       return result;
     } finally {
       tables.forEach(LanceTables::close);
     }
+  }
+
+  /** Each table's data files: written ahead when the options ask for it, else per commit by its writers. */
+  private static List<DataFiles> dataFiles(Cell cell, List<LanceTables> tables) throws Exception {
+    int rows = cell.options().rowsPerCommit();
+    long ahead = (long) cell.options().dataFilesAhead() * cell.options().seconds();
+    List<DataFiles> files = new ArrayList<>();
+    if (ahead > 0) {
+      CommitBenchmark.log("writing " + ahead + " data files before the window");
+    }
+    for (LanceTables lance : tables) {
+      AtomicLong nextId = new AtomicLong(rows);
+      files.add(ahead == 0 ? DataFiles.perCommit(lance, rows, nextId)
+          : DataFiles.ahead(lance, rows, nextId, (int) Math.ceil((double) ahead / tables.size()),
+              Math.max(2, cell.writersPerTable())));
+    }
+    return files;
+  }
+
+  private static void logWrittenInWindow(List<DataFiles> files) {
+    CommitBenchmark.log("data files the writers wrote inside the window: "
+        + files.stream().mapToInt(DataFiles::writtenInWindow).sum());
   }
 
   private interface Latest {

@@ -23,7 +23,7 @@ import org.apache.kafka.common.config.ConfigException;
  */
 record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores, List<Integer> writers, int seconds,
     int warmupSeconds, int rowsPerCommit, int tables, int writersPerTable, int keysPerWriter, String kafka, Path out,
-    Optional<Path> python, Optional<Path> chartFrom, boolean verifyFiles, boolean localFsync) {
+    Optional<Path> python, Optional<Path> chartFrom, boolean verifyFiles, boolean localFsync, int dataFilesAhead) {
 
   private static final ConfigKeys KEYS = new ConfigKeys();
   static final ConfigKey<String> WORKLOADS = KEYS.string("workloads", "appends,upserts,pylance,tables",
@@ -64,6 +64,12 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
       "The coordinator's store.local.fsync on the local store: false measures it without flushing each manifest to "
           + "disk before answering, as stock Lance's local commit does not (a crash of the machine may then lose an "
           + "acknowledged commit, on both sides).");
+  static final ConfigKey<Integer> DATA_FILES_AHEAD = KEYS.integer("data-files-ahead", 0, atLeast(0),
+      "Appends: data files written before each run's window opens, per second of the window, shared by the run's "
+          + "writers (split evenly over its tables), the same for both systems; a writer takes one for each commit "
+          + "and writes its own only when they run out (logged). Writers on other machines arrive with their files "
+          + "written; on one machine this keeps the writers' file writes off the cores the commit path runs on. "
+          + "0: every writer writes its file before each commit, inside the window.");
   static final ConfigKey<String> CHART_FROM = KEYS.string("chart-from", "", null,
       "Only redraw results.md and the charts into --out from this earlier results.csv.");
 
@@ -87,7 +93,7 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         values.get(SECONDS), values.get(WARMUP_SECONDS), values.get(ROWS_PER_COMMIT), values.get(TABLES),
         values.get(WRITERS_PER_TABLE), values.get(KEYS_PER_WRITER), values.get(KAFKA).trim(), Path.of(values.get(OUT)),
         path(values.get(PYTHON)), path(values.get(CHART_FROM)), values.get(VERIFY_FILES),
-        values.get(LOCAL_FSYNC));
+        values.get(LOCAL_FSYNC), values.get(DATA_FILES_AHEAD));
   }
 
   /** The command line that repeats these options (for the report). */
@@ -99,13 +105,14 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         "--rows-per-commit", String.valueOf(rowsPerCommit),
         "--tables", String.valueOf(tables), "--writers-per-table", String.valueOf(writersPerTable),
         "--keys-per-writer", String.valueOf(keysPerWriter), "--kafka", kafka,
-        "--verify-files", String.valueOf(verifyFiles), "--local-fsync", String.valueOf(localFsync));
+        "--verify-files", String.valueOf(verifyFiles), "--local-fsync", String.valueOf(localFsync),
+        "--data-files-ahead", String.valueOf(dataFilesAhead));
   }
 
   /** These options with a measuring window of {@code windowSeconds} (a warm-up run). */
   BenchOptions withSeconds(int windowSeconds) {
     return new BenchOptions(workloads, stores, writers, windowSeconds, 0, rowsPerCommit, tables, writersPerTable,
-        keysPerWriter, kafka, out, python, chartFrom, verifyFiles, localFsync);
+        keysPerWriter, kafka, out, python, chartFrom, verifyFiles, localFsync, dataFilesAhead);
   }
 
   static String lower(String value) {

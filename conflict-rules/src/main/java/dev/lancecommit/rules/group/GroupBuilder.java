@@ -298,7 +298,8 @@ public final class GroupBuilder {
           + " one");
     }
     Map<String, byte[]> referenced = new LinkedHashMap<>();
-    for (DataFragment fragment : next.manifest().getFragmentsList()) {
+    for (DataFragment fragment : pendingFiles.isEmpty() ? List.<DataFragment>of()
+        : next.manifest().getFragmentsList()) {
       if (fragment.hasDeletionFile() && !fragment.getDeletionFile().hasBaseId()) {
         String path = DeletionVectors.relativePath(fragment.getId(), fragment.getDeletionFile());
         byte[] bytes = pendingFiles.get(path);

@@ -42,11 +42,12 @@ public final class VersionEvents {
       long readVersion, String operation, String transactionUuid, String manifestUri, Instant fallbackTime) {
     List<DataFragment> before = previous == null ? List.of() : previous.manifest().getFragmentsList();
     List<DataFragment> after = next.manifest().getFragmentsList();
-    long[] diff = sorted(before) && sorted(after) ? mergeDiff(before, after) : setDiff(before, after);
+    boolean sorted = (previous == null || previous.fragmentsSortedById()) && next.fragmentsSortedById();
+    long[] diff = sorted ? mergeDiff(before, after) : setDiff(before, after);
     int added = (int) diff[0];
     long removedFragments = diff[1];
     long rowsAdded = diff[2];
-    long rowsRemoved = Math.max(0, liveRows(before) + rowsAdded - liveRows(after));
+    long rowsRemoved = diff[3];
     return CommitEvent.builder()
         .tableId(table.id())
         .tableUuid(table.tableUuid())
@@ -88,30 +89,35 @@ public final class VersionEvents {
   }
 
   /**
-   * Fragments added, fragments removed, rows added, by walking both id-sorted lists once (manifests keep fragments
-   * sorted by id): no set of every fragment id per event.
+   * Fragments added, fragments removed, rows added, rows removed, by walking both id-sorted lists once (manifests
+   * keep fragments sorted by id): no set of every fragment id per event. A fragment carried over as it was (the same
+   * message) is skipped without reading it, so the walk reads only what the version changed.
    */
   private static long[] mergeDiff(List<DataFragment> before, List<DataFragment> after) {
     long added = 0;
     long removed = 0;
     long rowsAdded = 0;
+    long rowsRemoved = 0;
     int i = 0;
     int j = 0;
     while (i < before.size() || j < after.size()) {
       long b = i < before.size() ? before.get(i).getId() : Long.MAX_VALUE;
       long a = j < after.size() ? after.get(j).getId() : Long.MAX_VALUE;
       if (a == b) {
-        i++;
-        j++;
+        DataFragment was = before.get(i++);
+        DataFragment is = after.get(j++);
+        if (was != is) {
+          rowsRemoved += liveRows(was) - liveRows(is);
+        }
       } else if (a < b) {
         added++;
         rowsAdded += liveRows(after.get(j++));
       } else {
         removed++;
-        i++;
+        rowsRemoved += liveRows(before.get(i++));
       }
     }
-    return new long[] {added, removed, rowsAdded};
+    return new long[] {added, removed, rowsAdded, Math.max(0, rowsRemoved)};
   }
 
   private static long[] setDiff(List<DataFragment> before, List<DataFragment> after) {
@@ -119,16 +125,9 @@ public final class VersionEvents {
     Set<Long> afterIds = ids(after);
     List<DataFragment> added = after.stream().filter(f -> !beforeIds.contains(f.getId())).toList();
     long removed = before.stream().filter(f -> !afterIds.contains(f.getId())).count();
-    return new long[] {added.size(), removed, added.stream().mapToLong(VersionEvents::liveRows).sum()};
-  }
-
-  private static boolean sorted(List<DataFragment> fragments) {
-    for (int i = 1; i < fragments.size(); i++) {
-      if (fragments.get(i - 1).getId() >= fragments.get(i).getId()) {
-        return false;
-      }
-    }
-    return true;
+    long rowsAdded = added.stream().mapToLong(VersionEvents::liveRows).sum();
+    long rowsRemoved = Math.max(0, liveRows(before) + rowsAdded - liveRows(after));
+    return new long[] {added.size(), removed, rowsAdded, rowsRemoved};
   }
 
   private static Set<Long> ids(List<DataFragment> fragments) {

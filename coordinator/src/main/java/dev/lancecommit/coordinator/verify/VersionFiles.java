@@ -95,16 +95,21 @@ final class VersionFiles {
     if (!previous.manifest().getBasePathsList().equals(next.manifest().getBasePathsList())) {
       return added(of(previous, table, stores), of(next, table, stores));
     }
-    Map<Long, DataFragment> fragmentsBefore = new HashMap<>();
-    previous.manifest().getFragmentsList().forEach(f -> fragmentsBefore.put(f.getId(), f));
     List<DataFragment> changed = new ArrayList<>();
     List<DataFragment> replaced = new ArrayList<>();
-    for (DataFragment fragment : next.manifest().getFragmentsList()) {
-      DataFragment before = fragmentsBefore.get(fragment.getId());
-      if (!fragment.equals(before)) {
-        changed.add(fragment);
-        if (before != null) {
-          replaced.add(before);
+    if (previous.fragmentsSortedById() && next.fragmentsSortedById()) {
+      changedFragmentsOfSorted(previous.manifest().getFragmentsList(), next.manifest().getFragmentsList(), changed,
+          replaced);
+    } else {
+      Map<Long, DataFragment> fragmentsBefore = new HashMap<>();
+      previous.manifest().getFragmentsList().forEach(f -> fragmentsBefore.put(f.getId(), f));
+      for (DataFragment fragment : next.manifest().getFragmentsList()) {
+        DataFragment before = fragmentsBefore.get(fragment.getId());
+        if (!fragment.equals(before)) {
+          changed.add(fragment);
+          if (before != null) {
+            replaced.add(before);
+          }
         }
       }
     }
@@ -126,6 +131,29 @@ final class VersionFiles {
     TableState previousPart = new TableState(previous.manifest().toBuilder().clearFragments()
         .addAllFragments(replaced).build(), oldIndices);
     return added(of(previousPart, table, stores), of(nextPart, table, stores));
+  }
+
+  /**
+   * {@link #added(TableState, TableState, StorageLocation, Function)} on two id-sorted fragment lists: one walk,
+   * where a fragment carried over as the same message is passed by a reference comparison, without a map of every
+   * fragment per version.
+   */
+  private static void changedFragmentsOfSorted(List<DataFragment> before, List<DataFragment> after,
+      List<DataFragment> changed, List<DataFragment> replaced) {
+    int i = 0;
+    for (DataFragment fragment : after) {
+      long id = fragment.getId();
+      while (i < before.size() && before.get(i).getId() < id) {
+        i++;
+      }
+      DataFragment namesake = i < before.size() && before.get(i).getId() == id ? before.get(i) : null;
+      if (namesake != fragment && !fragment.equals(namesake)) {
+        changed.add(fragment);
+        if (namesake != null) {
+          replaced.add(namesake);
+        }
+      }
+    }
   }
 
   /**

@@ -37,6 +37,24 @@ class VersionEventsTest {
   }
 
   @Test
+  void carriedFragmentsAndFragmentsOutOfIdOrderGiveTheSameCounts() {
+    DataFragment kept = fragment(0, 100, 0);
+    DataFragment shrunk = fragment(1, 50, 0);
+    TableState previous = state(4, kept, shrunk, fragment(2, 30, 0));
+    TableState carried = state(5, kept, fragment(1, 50, 20), fragment(3, 40, 5));
+    TableState unordered = state(5, fragment(3, 40, 5), kept, fragment(1, 50, 20));
+    TableState unorderedBefore = state(4, fragment(2, 30, 0), shrunk, kept);
+
+    for (TableState[] pair : List.of(new TableState[] {previous, carried}, new TableState[] {previous, unordered},
+        new TableState[] {unorderedBefore, carried})) {
+      CommitEvent event = VersionEvents.describe(TABLE, pair[0], pair[1], 4, "Update", "t", "/m", Instant.EPOCH)
+          .build();
+      assertThat(List.of(event.fragmentsAdded(), event.fragmentsRemoved(), event.rowsAdded(), event.rowsRemoved()))
+          .isEqualTo(List.of(1, 1, 35L, 50L));
+    }
+  }
+
+  @Test
   void withoutAPreviousVersionEverythingCountsAsAddedAndABlankTransactionUuidIsNull() {
     TableState first = state(1, fragment(0, 10, 0), fragment(1, 5, 0));
 
