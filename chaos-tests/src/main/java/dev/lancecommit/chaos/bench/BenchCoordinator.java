@@ -42,6 +42,7 @@ final class BenchCoordinator implements AutoCloseable {
     if (cell.store().isS3()) {
       config.s3(cell.store().s3Config());
     }
+    cell.options().coordinatorSettings().forEach(config::set);
     return new BenchCoordinator(Coordinator.start(config.build()));
   }
 

@@ -23,7 +23,7 @@ import org.apache.kafka.common.config.ConfigException;
  */
 record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores, List<Integer> writers, int seconds,
     int warmupSeconds, int rowsPerCommit, int tables, int writersPerTable, int keysPerWriter, String kafka, Path out,
-    Optional<Path> python, Optional<Path> chartFrom, boolean verifyFiles, boolean localFsync, int dataFilesAhead) {
+    Optional<Path> python, Optional<Path> chartFrom, boolean verifyFiles, boolean localFsync, int dataFilesAhead, String coordinatorConfig) {
 
   private static final ConfigKeys KEYS = new ConfigKeys();
   static final ConfigKey<String> WORKLOADS = KEYS.string("workloads", "appends,upserts,pylance,tables",
@@ -70,6 +70,9 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
           + "and writes its own only when they run out (logged). Writers on other machines arrive with their files "
           + "written; on one machine this keeps the writers' file writes off the cores the commit path runs on. "
           + "0: every writer writes its file before each commit, inside the window.");
+  static final ConfigKey<String> COORDINATOR_CONFIG = KEYS.string("coordinator-config", "", null,
+      "More of the coordinator's configuration keys (CONFIGURATION.md), comma-separated key=value pairs, e.g. "
+          + "commit.verify-files.parallelism=32; applied after the benchmark's own settings.");
   static final ConfigKey<String> CHART_FROM = KEYS.string("chart-from", "", null,
       "Only redraw results.md and the charts into --out from this earlier results.csv.");
 
@@ -93,7 +96,7 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         values.get(SECONDS), values.get(WARMUP_SECONDS), values.get(ROWS_PER_COMMIT), values.get(TABLES),
         values.get(WRITERS_PER_TABLE), values.get(KEYS_PER_WRITER), values.get(KAFKA).trim(), Path.of(values.get(OUT)),
         path(values.get(PYTHON)), path(values.get(CHART_FROM)), values.get(VERIFY_FILES),
-        values.get(LOCAL_FSYNC), values.get(DATA_FILES_AHEAD));
+        values.get(LOCAL_FSYNC), values.get(DATA_FILES_AHEAD), values.get(COORDINATOR_CONFIG).trim());
   }
 
   /** The command line that repeats these options (for the report). */
@@ -106,13 +109,30 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         "--tables", String.valueOf(tables), "--writers-per-table", String.valueOf(writersPerTable),
         "--keys-per-writer", String.valueOf(keysPerWriter), "--kafka", kafka,
         "--verify-files", String.valueOf(verifyFiles), "--local-fsync", String.valueOf(localFsync),
-        "--data-files-ahead", String.valueOf(dataFilesAhead));
+        "--data-files-ahead", String.valueOf(dataFilesAhead))
+        + (coordinatorConfig.isEmpty() ? "" : " --coordinator-config " + coordinatorConfig);
   }
 
   /** These options with a measuring window of {@code windowSeconds} (a warm-up run). */
   BenchOptions withSeconds(int windowSeconds) {
     return new BenchOptions(workloads, stores, writers, windowSeconds, 0, rowsPerCommit, tables, writersPerTable,
-        keysPerWriter, kafka, out, python, chartFrom, verifyFiles, localFsync, dataFilesAhead);
+        keysPerWriter, kafka, out, python, chartFrom, verifyFiles, localFsync, dataFilesAhead, coordinatorConfig);
+  }
+
+  /** The pairs of {@link #COORDINATOR_CONFIG}, in order. */
+  java.util.Map<String, String> coordinatorSettings() {
+    java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
+    for (String pair : coordinatorConfig.split(",")) {
+      if (pair.isBlank()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("--coordinator-config wants key=value pairs, not '" + pair.trim() + "'");
+      }
+      settings.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+    }
+    return settings;
   }
 
   static String lower(String value) {

@@ -42,6 +42,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -463,6 +464,11 @@ final class CommitLane {
       }
       return null;
     }
+    // On an object store the transaction file is written while the files are checked, each a round trip of its own;
+    // if a check fails it is removed again, so a refused commit leaves nothing behind but what a failed Lance commit
+    // may leave (and that only if the removal fails).
+    CompletableFuture<Void> transactionWritten = files.enabled() && ops.requestsAreRoundTrips()
+        ? CompletableFuture.runAsync(() -> ops.stageTransaction(built.recorded()), executor) : null;
     try {
       // Built; written so far only the deletion files of a server-side rebase (named by no manifest yet): every file
       // the version adds is checked here, and a bad one writes nothing more.
@@ -472,6 +478,9 @@ final class CommitLane {
       }
       files.requireAdded(ops.location(), base.latest(), built.next());
     } catch (RuntimeException e) {
+      if (transactionWritten != null) {
+        discardTransaction(transactionWritten, built.recorded());
+      }
       if (joined.size() == 1) {
         answer(joined.get(0), e);
       } else {
@@ -488,12 +497,39 @@ final class CommitLane {
     StagedVersion staged;
     // A group's store calls are traced under its first member's storage_write phase.
     try (CommitObserver.PhaseScope traced = joined.get(0).observation.enterPhase()) {
-      staged = ops.stage(base, next, built.deletionFiles());
+      if (transactionWritten == null) {
+        staged = ops.stage(base, next, built.deletionFiles());
+      } else {
+        joinWrite(transactionWritten);
+        staged = ops.staged(base, next);
+      }
     } catch (RuntimeException e) {
       joined.forEach(m -> answer(m, e));
       return null;
     }
     return new Version(staged, joined, base.latest());
+  }
+
+  /** Waits for the transaction file's write; a failure is the write's own (a store error, a uuid reused). */
+  private static void joinWrite(CompletableFuture<Void> written) {
+    try {
+      written.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
+  }
+
+  /** Removes the transaction file written beside the file checks of a version that will not be written. */
+  private void discardTransaction(CompletableFuture<Void> written, Transaction recorded) {
+    try {
+      joinWrite(written);
+    } catch (RuntimeException e) {
+      return; // not written (or someone else's file under that name, which is not ours to remove)
+    }
+    ops.discardTransaction(recorded);
   }
 
   /** Properties the recorded transaction of a group carries besides its members: who committed. */

@@ -107,6 +107,11 @@ public final class ObservedObjectStore implements ObjectStore {
   }
 
   @Override
+  public boolean requestsAreRoundTrips() {
+    return delegate.requestsAreRoundTrips();
+  }
+
+  @Override
   public void delete(String key) {
     call("delete", key, () -> {
       delegate.delete(key);

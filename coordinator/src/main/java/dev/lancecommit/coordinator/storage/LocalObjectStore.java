@@ -322,6 +322,11 @@ public final class LocalObjectStore implements ObjectStore {
   }
 
   @Override
+  public boolean requestsAreRoundTrips() {
+    return false;
+  }
+
+  @Override
   public String uri() {
     return root.toString();
   }

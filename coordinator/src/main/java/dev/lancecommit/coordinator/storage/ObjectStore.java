@@ -95,6 +95,14 @@ public interface ObjectStore extends AutoCloseable {
     return false;
   }
 
+  /**
+   * Whether each request is a network round trip (an object store), so that independent requests are worth
+   * running side by side; false for a local file system, where a thread hop costs more than the request.
+   */
+  default boolean requestsAreRoundTrips() {
+    return true;
+  }
+
   /** Deletes the object; deleting an absent key is not an error. */
   void delete(String key);
 

@@ -151,9 +151,39 @@ public final class TableOperations {
    */
   public StagedVersion stage(TableSnapshot base, NextVersion next, Map<String, byte[]> auxiliaryFiles) {
     stageDeletionFiles(auxiliaryFiles);
-    Transaction txn = next.transaction();
-    writeOnce(location.key(TransactionFiles.path(txn)), TransactionFiles.encode(txn), false);
+    stageTransaction(next.transaction());
     return new StagedVersion(base, next);
+  }
+
+  /**
+   * The version whose transaction file {@link #stageTransaction} wrote and whose auxiliary files
+   * {@link #stageDeletionFiles} wrote: what {@link #stage} gives, for a caller that wrote them itself.
+   */
+  public StagedVersion staged(TableSnapshot base, NextVersion next) {
+    return new StagedVersion(base, next);
+  }
+
+  /** Writes the transaction's {@code _transactions/} file (create-only, as {@link #stage} does). */
+  public void stageTransaction(Transaction txn) {
+    writeOnce(location.key(TransactionFiles.path(txn)), TransactionFiles.encode(txn), false);
+  }
+
+  /**
+   * Removes a transaction file {@link #stageTransaction} wrote for a version that will not be written. Best effort:
+   * a file left behind is named by no manifest, as the file of any failed Lance commit.
+   */
+  public void discardTransaction(Transaction txn) {
+    String key = location.key(TransactionFiles.path(txn));
+    try {
+      location.store().delete(key);
+    } catch (RuntimeException e) {
+      LOG.warn("Could not remove the transaction file {} of a version that was not written", key, e);
+    }
+  }
+
+  /** Whether store requests are round trips worth overlapping ({@link dev.lancecommit.coordinator.storage.ObjectStore#requestsAreRoundTrips}). */
+  public boolean requestsAreRoundTrips() {
+    return location.store().requestsAreRoundTrips();
   }
 
   /**

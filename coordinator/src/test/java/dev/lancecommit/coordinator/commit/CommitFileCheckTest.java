@@ -50,6 +50,9 @@ import org.lance.FragmentMetadata;
  * The commit path's file checks against files stock Lance wrote: every file a commit adds is there and is what the
  * transaction says, else 400/13 naming it and nothing is written; the same transaction commits once the file is
  * right. Also what the checks cost, counted in store requests.
+ *
+ * <p>The store here (a fault-injecting wrapper) counts as an object store ({@code requestsAreRoundTrips}), so the
+ * lane writes the transaction file while the files are checked: "nothing is written" means it is removed again.
  */
 class CommitFileCheckTest {
   private static final String TABLE_KEY = "wh/ns/t.lance";
