@@ -9,6 +9,7 @@ import dev.lancecommit.config.ConfigKey;
 import dev.lancecommit.config.ConfigKeys;
 import dev.lancecommit.coordinator.auth.AuthConfig;
 import dev.lancecommit.coordinator.cluster.ClusterConfig;
+import dev.lancecommit.coordinator.commit.CommitSettings;
 import dev.lancecommit.coordinator.credentials.CredentialsConfig;
 import dev.lancecommit.coordinator.observe.ObservabilityConfig;
 import dev.lancecommit.coordinator.publication.PublicationConfig;
@@ -133,9 +134,12 @@ public final class CoordinatorConfig {
           + "file per commit (an append of one fragment: one request), against a version whose missing or wrong file "
           + "makes it, and every later version, unreadable for stock Lance. Deep clones are checked either way.");
   public static final ConfigKey<Integer> COMMIT_VERIFY_FILES_PARALLELISM = KEYS.integer(
-      "commit.verify-files.parallelism", 8, atLeast(1),
-      "Store requests one commit's file checks (and one POST .../verify) keep in flight at most; helpers come from "
-          + "the commit.threads pool, and the committing thread does the work itself when that pool is busy.");
+      "commit.verify-files.parallelism", CommitSettings.DEFAULT_VERIFY_PARALLELISM, atLeast(1),
+      "Store requests one version's file checks (and one POST .../verify) keep in flight at most; a group commit "
+          + "checks every member's files in one version, so on an object store this bounds how many round trips a "
+          + "group's checks take (16 writers in one group, parallelism 32: one); on a local disk the checks run one "
+          + "after the other, as a read costs less than a thread hop. Helpers come from the commit.threads pool, and "
+          + "the committing thread does the work itself when that pool is busy.");
   public static final ConfigKey<Long> FORMAT_SEMANTIC_TYPES_FLAG = KEYS.longInteger("format.semantic-types.flag",
       0L, ConfigDef.LambdaValidator.with((name, value) -> {
         try {

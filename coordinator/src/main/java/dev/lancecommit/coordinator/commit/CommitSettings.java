@@ -41,7 +41,7 @@ public record CommitSettings(
   public static final long DEFAULT_GROUP_MAX_BYTES = 8L << 20;
 
   /** The default of {@code commit.verify-files.parallelism}. */
-  public static final int DEFAULT_VERIFY_PARALLELISM = 8;
+  public static final int DEFAULT_VERIFY_PARALLELISM = 32;
 
   public CommitSettings {
     if (verifyFilesParallelism < 1) {

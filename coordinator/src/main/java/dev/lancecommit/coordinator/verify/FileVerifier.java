@@ -13,8 +13,8 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Checks the files of table versions against the store, in parallel ({@code parallelism} requests at a time per
- * check), and reports every problem in the order the version names the files. Blocking; call it from worker threads.
+ * Checks the files of table versions against the store, in parallel on an object store ({@code parallelism}
+ * requests at a time per check; on a local disk one after the other), and reports every problem in the order the version names the files. Blocking; call it from worker threads.
  * See {@link FileInspector} for what each check reads.
  *
  * <p>Presence checks of many files in one directory (a clone, a version being verified) list the directory once
@@ -94,8 +94,10 @@ public final class FileVerifier {
         group.getValue().forEach(i -> tasks.add(single(i, files.get(i), depth)));
       }
     }
+    // On a local disk a read costs less than handing it to another thread: the checking thread does them all.
+    boolean roundTrips = files.stream().anyMatch(f -> f.root().store().requestsAreRoundTrips());
     Map<Integer, FileProblem> problems = new java.util.TreeMap<>();
-    for (Map<Integer, FileProblem> found : BoundedParallel.run(tasks, executor, parallelism)) {
+    for (Map<Integer, FileProblem> found : BoundedParallel.run(tasks, executor, roundTrips ? parallelism : 1)) {
       problems.putAll(found);
     }
     return List.copyOf(problems.values());
