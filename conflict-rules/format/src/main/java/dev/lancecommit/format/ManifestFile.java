@@ -149,6 +149,19 @@ public record ManifestFile(
    *     file itself: rewriting the file would drop them
    */
   public byte[] encode() {
+    return encode(null);
+  }
+
+  /**
+   * {@link #encode()} with the manifest's fragments already encoded ({@code fragments}, for this manifest's very
+   * fragment list; null: encoded here). The file is byte for byte the same: a Manifest message is its fields in field
+   * number order and then its unknown fields, so the message is written as its schema fields (1), the fragments (2)
+   * and the rest.
+   */
+  public byte[] encode(EncodedFragments fragments) {
+    if (fragments != null && !fragments.encodes(manifest.getFragmentsList())) {
+      throw new IllegalArgumentException("The encoded fragments are not this manifest's");
+    }
     refuseInlineDictionaries(manifest);
     byte[] sectionBytes = null;
     if (!indices.isEmpty() || indexSectionUnknownFields.asMap().size() > 0) {
@@ -171,7 +184,7 @@ public record ManifestFile(
       written.setTransactionSection(offset);
       offset += LENGTH_PREFIX + transactionBytes.length;
     }
-    byte[] manifestBytes = written.build().toByteArray();
+    byte[] manifestBytes = fragments == null ? written.build().toByteArray() : withFragments(written, fragments);
     long manifestPos = offset;
     long total = manifestPos + LENGTH_PREFIX + manifestBytes.length + FOOTER_LENGTH;
     if (total > Integer.MAX_VALUE - 8) {
@@ -188,6 +201,17 @@ public record ManifestFile(
     out.putInt(manifestBytes.length).put(manifestBytes);
     out.putLong(manifestPos).putShort(FOOTER_MAJOR).putShort(FOOTER_MINOR).put(MAGIC_BYTES);
     return out.array();
+  }
+
+  private static byte[] withFragments(Manifest.Builder written, EncodedFragments fragments) {
+    byte[] schema = Manifest.newBuilder().addAllFields(written.getFieldsList()).build().toByteArray();
+    byte[] rest = written.clearFields().clearFragments().build().toByteArray();
+    byte[] encoded = fragments.bytes();
+    byte[] out = new byte[Math.addExact(Math.addExact(schema.length, encoded.length), rest.length)];
+    System.arraycopy(schema, 0, out, 0, schema.length);
+    System.arraycopy(encoded, 0, out, schema.length, encoded.length);
+    System.arraycopy(rest, 0, out, schema.length + encoded.length, rest.length);
+    return out;
   }
 
   private static boolean endsWithMagic(byte[] file) {

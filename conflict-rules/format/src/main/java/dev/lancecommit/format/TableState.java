@@ -20,6 +20,7 @@ public final class TableState {
   private final List<IndexMetadata> indices;
   private final boolean normalized;
   private volatile Boolean fragmentsSortedById;
+  private volatile EncodedFragments encodedFragments;
 
   public TableState(Manifest manifest, List<IndexMetadata> indices) {
     this(manifest, indices, false);
@@ -66,6 +67,21 @@ public final class TableState {
       fragmentsSortedById = sorted;
     }
     return sorted;
+  }
+
+  /**
+   * This state's fragments as its manifest file encoded them, when the commit path wrote (or is writing) that file;
+   * null otherwise (read from storage, or not encoded yet). The next version's encoding copies what it carries over.
+   */
+  public EncodedFragments encodedFragments() {
+    return encodedFragments;
+  }
+
+  /** The fragments of this state, encoded: {@link EncodedFragments#of} with what {@code previous} kept. */
+  public EncodedFragments encodeFragments(TableState previous) {
+    EncodedFragments encoded = EncodedFragments.of(this, previous == null ? null : previous.encodedFragments());
+    encodedFragments = encoded;
+    return encoded;
   }
 
   private static boolean strictlyAscending(List<DataFragment> fragments) {

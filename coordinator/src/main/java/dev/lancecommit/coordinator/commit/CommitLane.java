@@ -492,7 +492,8 @@ final class CommitLane {
       }
       return null;
     }
-    NextVersion next = NextVersion.of(base.latestVersion() + 1, base.scheme(), built.next(), built.recorded());
+    NextVersion next = NextVersion.of(base.latestVersion() + 1, base.scheme(), built.next(), built.recorded(),
+        base.latest());
     joined.forEach(m -> m.observation.phase(CommitPhase.STORAGE_WRITE));
     StagedVersion staged;
     // A group's store calls are traced under its first member's storage_write phase.
@@ -829,7 +830,8 @@ final class CommitLane {
       observation.phase(CommitPhase.BUILD);
       GroupBuilder.Built built = group.build(UUID.randomUUID().toString(),
           Map.of(VersionEvents.ACTOR_PROPERTY, request.actor()));
-      NextVersion next = NextVersion.of(base.latestVersion() + 1, base.scheme(), built.next(), built.recorded());
+      NextVersion next = NextVersion.of(base.latestVersion() + 1, base.scheme(), built.next(), built.recorded(),
+          base.latest());
       ops.stageDeletionFiles(built.deletionFiles()); // named by no manifest yet
       if (files.enabled()) {
         observation.phase(CommitPhase.FILE_CHECKS);

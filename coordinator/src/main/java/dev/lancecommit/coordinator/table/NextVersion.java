@@ -32,7 +32,19 @@ public final class NextVersion {
    */
   public static NextVersion of(long version, ManifestNaming.Scheme scheme, TableState state,
       Transaction transaction) {
-    byte[] file = new ManifestFile(state.manifest(), state.indices(), Optional.of(transaction)).encode();
+    return of(version, scheme, state, transaction, null);
+  }
+
+  /**
+   * {@link #of(long, ManifestNaming.Scheme, TableState, Transaction)} for a state built on {@code previous} (null:
+   * none): the fragments it carries over as the same messages are copied from the bytes {@code previous}'s manifest
+   * file was encoded with, so encoding a version costs what it changes plus one copy, not an encoding of every
+   * fragment of the table.
+   */
+  public static NextVersion of(long version, ManifestNaming.Scheme scheme, TableState state,
+      Transaction transaction, TableState previous) {
+    byte[] file = new ManifestFile(state.manifest(), state.indices(), Optional.of(transaction))
+        .encode(state.encodeFragments(previous));
     return new NextVersion(version, scheme, state, transaction, file);
   }
 

@@ -1,0 +1,85 @@
+package dev.lancecommit.rules;
+
+import static dev.lancecommit.rules.Fixtures.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.UnknownFieldSet;
+import dev.lancecommit.format.EncodedFragments;
+import dev.lancecommit.format.ManifestFile;
+import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.format.pb.Transaction;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A manifest file encoded with its fragments' bytes copied from the version before is byte for byte the file encoded
+ * from scratch, along a chain of versions that appends, deletes, reserves, rewrites and tombstones, on a manifest
+ * with fields this build does not know, and when the previous encoding cannot be used.
+ */
+class EncodedFragmentsTest {
+
+  @Test
+  void everyVersionOfAChainEncodesToTheSameBytesAsFromScratch() {
+    List<Function<TableState, Transaction>> steps = List.of(
+        s -> append(s.version(), newFragment("a", 5), newFragment("b", 7)),
+        s -> append(s.version(), newFragment("c", 3)),
+        s -> delete(s.version(), List.of(withDeletions(s.manifest().getFragments(1), s.version(), 2)),
+            s.manifest().getFragments(0).getId()),
+        s -> reserve(s.version(), 3),
+        s -> rewrite(s.version(), group(List.of(s.manifest().getFragments(0), s.manifest().getFragments(1)),
+            List.of(newFragment("r", 10)))),
+        s -> {
+          DataFragment first = s.manifest().getFragments(0);
+          return delete(s.version(), List.of(first.toBuilder()
+              .setFiles(0, first.getFiles(0).toBuilder().setFields(3, -2)).build()));
+        },
+        s -> append(s.version(), newFragment("d", 1), newFragment("e", 2)));
+
+    TableState previous = withUnknownField(table(1, 1, fragment(0, 4), fragment(1, 6)));
+    previous.encodeFragments(null);
+    int versions = 0;
+    for (Function<TableState, Transaction> step : steps) {
+      Transaction txn = step.apply(previous);
+      TableState next = ManifestBuilder.build(previous, txn, ctx(previous.version() + 1));
+      ManifestFile file = new ManifestFile(next.manifest(), next.indices(), Optional.of(txn));
+
+      byte[] copied = file.encode(next.encodeFragments(previous));
+
+      assertThat(copied).isEqualTo(file.encode());
+      previous = next;
+      versions++;
+    }
+    assertThat(versions).isEqualTo(steps.size());
+  }
+
+  @Test
+  void fragmentsOutOfIdOrderAreEncodedWithoutReuse() {
+    DataFragment a = fragment(5, 1);
+    DataFragment b = fragment(2, 1);
+    TableState unordered = new TableState(table(1, 5, a, b).manifest(), List.of());
+    TableState earlier = new TableState(table(1, 5, b, a).manifest(), List.of());
+    earlier.encodeFragments(null);
+    ManifestFile file = new ManifestFile(unordered.manifest(), List.of(), Optional.empty());
+
+    assertThat(file.encode(unordered.encodeFragments(earlier))).isEqualTo(file.encode());
+  }
+
+  @Test
+  void theEncodingOfAnotherManifestsFragmentsIsRefused() {
+    TableState one = table(1, 0, fragment(0, 4));
+    TableState other = table(1, 0, fragment(0, 4));
+    EncodedFragments encoded = one.encodeFragments(null);
+
+    assertThatThrownBy(() -> new ManifestFile(other.manifest(), List.of(), Optional.empty()).encode(encoded))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  private static TableState withUnknownField(TableState state) {
+    return new TableState(state.manifest().toBuilder().setUnknownFields(UnknownFieldSet.newBuilder()
+        .addField(999, UnknownFieldSet.Field.newBuilder().addVarint(42).build()).build()).build(), state.indices());
+  }
+}
