@@ -3,6 +3,7 @@ package dev.lancecommit.rules;
 import com.google.protobuf.Timestamp;
 import dev.lancecommit.format.FeatureFlags;
 import dev.lancecommit.format.FormatFeatures;
+import dev.lancecommit.format.FragmentNamesakes;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.BasePath;
 import dev.lancecommit.format.pb.DataFile;
@@ -243,15 +244,10 @@ public final class ManifestBuilder {
       int firstWithFiles = -1;
       if (!draft.creating() && draft.current().normalized()) {
         List<DataFragment> previous = draft.previous().getFragmentsList();
-        int j = 0;
+        int[] namesakes = FragmentNamesakes.of(previous, sorted);
         for (int i = 0; i < sorted.size(); i++) {
-          DataFragment fragment = sorted.get(i);
-          long id = fragment.getId();
-          while (j < previous.size() && previous.get(j).getId() < id) {
-            j++;
-          }
-          carried[i] = j < previous.size() && previous.get(j) == fragment;
-          if (carried[i] && firstWithFiles < 0 && fragment.getFilesCount() > 0) {
+          carried[i] = FragmentNamesakes.carried(namesakes, previous, sorted, i);
+          if (carried[i] && firstWithFiles < 0 && sorted.get(i).getFilesCount() > 0) {
             firstWithFiles = i;
           }
         }

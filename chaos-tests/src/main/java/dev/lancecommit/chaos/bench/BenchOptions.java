@@ -10,8 +10,10 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.kafka.common.config.ConfigDef;
@@ -120,8 +122,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
   }
 
   /** The pairs of {@link #COORDINATOR_CONFIG}, in order. */
-  java.util.Map<String, String> coordinatorSettings() {
-    java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
+  Map<String, String> coordinatorSettings() {
+    Map<String, String> settings = new LinkedHashMap<>();
     for (String pair : coordinatorConfig.split(",")) {
       if (pair.isBlank()) {
         continue;

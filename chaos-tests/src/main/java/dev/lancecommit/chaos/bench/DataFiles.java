@@ -42,11 +42,12 @@ final class DataFiles {
     if (count == 0) {
       return files;
     }
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, count)));
+    int writerThreads = Math.max(1, Math.min(threads, count));
+    ExecutorService pool = Executors.newFixedThreadPool(writerThreads);
     try {
       AtomicInteger left = new AtomicInteger(count);
       List<Future<?>> writers = new ArrayList<>();
-      for (int t = 0; t < Math.max(1, Math.min(threads, count)); t++) {
+      for (int t = 0; t < writerThreads; t++) {
         writers.add(pool.submit(() -> {
           while (left.getAndDecrement() > 0) {
             files.ahead.add(files.write());

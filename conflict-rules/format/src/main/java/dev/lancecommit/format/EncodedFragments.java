@@ -30,7 +30,7 @@ public final class EncodedFragments {
 
   /**
    * The fragments of {@code state}, reusing the bytes {@code previous} holds for fragments it encoded as the very same
-   * messages (found by one walk of both id-sorted lists); every fragment is encoded when either list is not sorted.
+   * messages ({@link FragmentNamesakes}); every fragment is encoded when either list is not sorted.
    */
   public static EncodedFragments of(TableState state, EncodedFragments previous) {
     List<DataFragment> fragments = state.manifest().getFragmentsList();
@@ -39,20 +39,11 @@ public final class EncodedFragments {
     int[] from = new int[n];
     int[] starts = new int[n + 1];
     boolean reuse = previous != null && sorted && previous.sortedById;
-    int j = 0;
+    int[] namesakes = reuse ? FragmentNamesakes.of(previous.fragments, fragments) : null;
     long total = 0;
     for (int i = 0; i < n; i++) {
       DataFragment fragment = fragments.get(i);
-      from[i] = -1;
-      if (reuse) {
-        long id = fragment.getId();
-        while (j < previous.fragments.size() && previous.fragments.get(j).getId() < id) {
-          j++;
-        }
-        if (j < previous.fragments.size() && previous.fragments.get(j) == fragment) {
-          from[i] = j;
-        }
-      }
+      from[i] = reuse && FragmentNamesakes.carried(namesakes, previous.fragments, fragments, i) ? namesakes[i] : -1;
       starts[i] = (int) total;
       total += from[i] >= 0 ? previous.starts[from[i] + 1] - previous.starts[from[i]]
           : CodedOutputStream.computeMessageSize(FIELD, fragment);

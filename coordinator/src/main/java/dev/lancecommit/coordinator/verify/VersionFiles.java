@@ -1,6 +1,7 @@
 package dev.lancecommit.coordinator.verify;
 
 import dev.lancecommit.coordinator.storage.StorageLocation;
+import dev.lancecommit.format.FragmentNamesakes;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.deletion.DeletionVectors;
 import dev.lancecommit.format.pb.BasePath;
@@ -134,19 +135,16 @@ final class VersionFiles {
   }
 
   /**
-   * {@link #added(TableState, TableState, StorageLocation, Function)} on two id-sorted fragment lists: one walk,
-   * where a fragment carried over as the same message is passed by a reference comparison, without a map of every
-   * fragment per version.
+   * {@link #added(TableState, TableState, StorageLocation, Function)} on two id-sorted fragment lists: one walk
+   * ({@link FragmentNamesakes}), where a fragment carried over as the same message is passed by a reference
+   * comparison, without a map of every fragment per version.
    */
   private static void changedFragmentsOfSorted(List<DataFragment> before, List<DataFragment> after,
       List<DataFragment> changed, List<DataFragment> replaced) {
-    int i = 0;
-    for (DataFragment fragment : after) {
-      long id = fragment.getId();
-      while (i < before.size() && before.get(i).getId() < id) {
-        i++;
-      }
-      DataFragment namesake = i < before.size() && before.get(i).getId() == id ? before.get(i) : null;
+    int[] namesakes = FragmentNamesakes.of(before, after);
+    for (int i = 0; i < after.size(); i++) {
+      DataFragment fragment = after.get(i);
+      DataFragment namesake = namesakes[i] >= 0 ? before.get(namesakes[i]) : null;
       if (namesake != fragment && !fragment.equals(namesake)) {
         changed.add(fragment);
         if (namesake != null) {
