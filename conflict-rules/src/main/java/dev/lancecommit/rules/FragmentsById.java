@@ -13,20 +13,19 @@ import java.util.Map;
  * are looked at for their order once ({@link TableState#fragmentsSortedById}), not per commit.
  */
 final class FragmentsById {
-  private static final FragmentsById NONE = new FragmentsById(List.of());
+  private static final FragmentsById NONE = new FragmentsById(List.of(), true);
 
   private final List<DataFragment> fragments;
-  private Boolean sorted;
+  private final boolean sorted;
   private Map<Long, DataFragment> byId;
 
-  private FragmentsById(List<DataFragment> fragments) {
+  private FragmentsById(List<DataFragment> fragments, boolean sorted) {
     this.fragments = fragments;
+    this.sorted = sorted;
   }
 
   static FragmentsById of(TableState state) {
-    FragmentsById lookup = new FragmentsById(state.manifest().getFragmentsList());
-    lookup.sorted = state.fragmentsSortedById();
-    return lookup;
+    return new FragmentsById(state.manifest().getFragmentsList(), state.fragmentsSortedById());
   }
 
   static FragmentsById none() {
@@ -36,9 +35,6 @@ final class FragmentsById {
   DataFragment get(long id) {
     if (fragments.isEmpty()) {
       return null;
-    }
-    if (sorted == null) {
-      sorted = isSorted();
     }
     if (!sorted) {
       if (byId == null) {
@@ -70,14 +66,5 @@ final class FragmentsById {
 
   boolean containsKey(long id) {
     return get(id) != null;
-  }
-
-  private boolean isSorted() {
-    for (int i = 1; i < fragments.size(); i++) {
-      if (fragments.get(i - 1).getId() >= fragments.get(i).getId()) {
-        return false;
-      }
-    }
-    return true;
   }
 }

@@ -211,12 +211,13 @@ public final class ManifestBuilder {
       }
       manifest.setMaxFragmentId((int) reserved);
     }
+    List<DataFragment> changed = carried.changed(fragments);
     if (draft.stableRowIds()) {
       manifest.setNextRowId(draft.nextRowId());
     } else {
-      refuseRowIds(carried.changed(fragments));
+      refuseRowIds(changed);
     }
-    settleDataFormat(manifest, draft, carried.changedAndOneCarried(fragments));
+    settleDataFormat(manifest, draft, carried.withOneCarried(changed, fragments));
     long sticky = SemanticTypes.stickyFlags(draft.creating() ? null : draft.current(), txn, ctx.features());
     applyFeatureFlags(manifest, draft.stableRowIds(), ctx.features(), sticky);
     return TableState.normalized(manifest.build(), draft.indices());
@@ -270,15 +271,15 @@ public final class ManifestBuilder {
     }
 
     /**
-     * The changed fragments and one carried fragment with files: enough to infer the data storage version of the
+     * {@code changed} and one carried fragment with files: enough to infer the data storage version of the
      * whole table, since the carried files agree with each other.
      */
-    List<DataFragment> changedAndOneCarried(List<DataFragment> sorted) {
-      List<DataFragment> looked = new ArrayList<>();
+    List<DataFragment> withOneCarried(List<DataFragment> changed, List<DataFragment> sorted) {
+      List<DataFragment> looked = new ArrayList<>(changed.size() + 1);
       if (firstCarriedWithFiles >= 0) {
         looked.add(sorted.get(firstCarriedWithFiles));
       }
-      looked.addAll(changed(sorted));
+      looked.addAll(changed);
       return looked;
     }
   }

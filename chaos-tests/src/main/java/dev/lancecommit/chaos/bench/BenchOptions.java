@@ -25,7 +25,8 @@ import org.apache.kafka.common.config.ConfigException;
  */
 record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores, List<Integer> writers, int seconds,
     int warmupSeconds, int rowsPerCommit, int tables, int writersPerTable, int keysPerWriter, String kafka, Path out,
-    Optional<Path> python, Optional<Path> chartFrom, boolean verifyFiles, boolean localFsync, int dataFilesAhead, String coordinatorConfig) {
+    Optional<Path> python, Optional<Path> chartFrom, boolean verifyFiles, boolean localFsync, int dataFilesAhead,
+    String coordinatorConfig) {
 
   private static final ConfigKeys KEYS = new ConfigKeys();
   static final ConfigKey<String> WORKLOADS = KEYS.string("workloads", "appends,upserts,pylance,tables",

@@ -181,7 +181,10 @@ public final class TableOperations {
     }
   }
 
-  /** Whether store requests are round trips worth overlapping ({@link dev.lancecommit.coordinator.storage.ObjectStore#requestsAreRoundTrips}). */
+  /**
+   * Whether store requests are round trips worth overlapping
+   * ({@link dev.lancecommit.coordinator.storage.ObjectStore#requestsAreRoundTrips}).
+   */
   public boolean requestsAreRoundTrips() {
     return location.store().requestsAreRoundTrips();
   }

@@ -14,8 +14,8 @@ import java.util.function.Supplier;
 
 /**
  * Checks the files of table versions against the store, in parallel on an object store ({@code parallelism}
- * requests at a time per check; on a local disk one after the other), and reports every problem in the order the version names the files. Blocking; call it from worker threads.
- * See {@link FileInspector} for what each check reads.
+ * requests at a time per check; on a local disk one after the other), and reports every problem in the order the
+ * version names the files. Blocking; call it from worker threads. See {@link FileInspector} for what each check reads.
  *
  * <p>Presence checks of many files in one directory (a clone, a version being verified) list the directory once
  * instead of asking for each file.
