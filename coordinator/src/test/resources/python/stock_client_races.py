@@ -12,6 +12,10 @@ back for every namespace operation). Two tables:
 - NAMESPACE_PREFIX_ingest (also managed_versioning.appends_on_latest=true): the coordinator lands A's Append on the
   latest version in one request. pylance takes the answered location and keeps the manifest it staged.
 
+And twice more ("_lagging"), with A committing from read version 1 after another writer made version 2 (what a
+writer that keeps its read version does under concurrency): pylance loads version 2, stages version 3 with its
+transaction's read_version still 1, and writer B takes version 3 first.
+
 Prints "RESULT " and a JSON summary of what each writer saw; the calling test checks it.
 """
 
@@ -20,7 +24,7 @@ import sys
 
 import lance
 import pyarrow as pa
-from lance.namespace import CreateNamespaceRequest, RestNamespace
+from lance.namespace import CreateNamespaceRequest, DescribeTableRequest, RestNamespace
 from lance_namespace import LanceNamespace
 
 
@@ -101,12 +105,42 @@ def race(url, namespace, properties):
     return seen
 
 
+def lagging_race(url, namespace, properties):
+    plain = RestNamespace(uri=url)
+    plain.create_namespace(CreateNamespaceRequest(id=[namespace], properties=properties))
+    table_id = [namespace, "events"]
+    lance.write_dataset(rows(0, 10), namespace_client=plain, table_id=table_id, mode="create")
+    lance.write_dataset(rows(200, 10), namespace_client=plain, table_id=table_id, mode="append")
+
+    def other_writer_appends():
+        lance.write_dataset(rows(100, 10), namespace_client=plain, table_id=table_id, mode="append")
+
+    described = plain.describe_table(DescribeTableRequest(id=table_id))
+    options = described.storage_options or {}
+    fragments = lance.fragment.write_fragments(rows(10, 10), described.location, storage_options=options)
+    racing = Racing(RestNamespace(uri=url), other_writer_appends)
+    returned = lance.LanceDataset.commit(described.location, lance.LanceOperation.Append(fragments), read_version=1,
+                                         storage_options=options, namespace_client=racing, table_id=table_id,
+                                         namespace_client_managed_versioning=True)
+    reopened = lance.dataset(namespace_client=plain, table_id=table_id)
+    return {
+        "created": racing.created,
+        "described": racing.described,
+        "returned_version": returned.version,
+        "reopened_version": reopened.version,
+        "reopened_ids": ids_of(reopened),
+    }
+
+
 def main(url, prefix):
     summary = {
         "pylance": lance.__version__,
         "strict": race(url, prefix + "_strict", {"managed_versioning": "true"}),
         "ingest": race(url, prefix + "_ingest",
                        {"managed_versioning": "true", "managed_versioning.appends_on_latest": "true"}),
+        "strict_lagging": lagging_race(url, prefix + "_strict_lagging", {"managed_versioning": "true"}),
+        "ingest_lagging": lagging_race(url, prefix + "_ingest_lagging",
+                                       {"managed_versioning": "true", "managed_versioning.appends_on_latest": "true"}),
     }
     print("RESULT " + json.dumps(summary), flush=True)
 

@@ -22,6 +22,10 @@ final class BenchCoordinator implements AutoCloseable {
   /** {@code lance_commit_requests_total} by outcome (summed over operations). */
   private static final Pattern OUTCOME = Pattern.compile(
       "lance_commit_requests_total\\{.*outcome=\"([^\"]*)\".*\\} (\\S+)");
+  /** {@code vertx_http_server_response_time_seconds} by route and code. */
+  private static final Pattern HTTP = Pattern.compile(
+      "vertx_http_server_response_time_seconds_(sum|count)\\{(.*)\\} (\\S+)");
+  private static final Pattern LABEL = Pattern.compile("(code|method|route)=\"([^\"]*)\"");
   private final Coordinator coordinator;
   private final CommitApi api;
 
@@ -58,10 +62,23 @@ final class BenchCoordinator implements AutoCloseable {
           HttpResponse.BodyHandlers.ofString());
       Map<String, double[]> sumAndCount = new TreeMap<>();
       Map<String, Double> outcomes = new TreeMap<>();
+      Map<String, double[]> requests = new TreeMap<>();
       for (String line : metrics.body().lines().toList()) {
         Matcher outcome = OUTCOME.matcher(line);
         if (outcome.matches()) {
           outcomes.merge(outcome.group(1), Double.parseDouble(outcome.group(2)), Double::sum);
+        }
+        Matcher http = HTTP.matcher(line);
+        if (http.matches()) {
+          Map<String, String> labels = new TreeMap<>();
+          Matcher label = LABEL.matcher(http.group(2));
+          while (label.find()) {
+            labels.put(label.group(1), label.group(2));
+          }
+          String key = labels.getOrDefault("method", "?") + " " + labels.getOrDefault("route", "?") + " "
+              + labels.getOrDefault("code", "?");
+          double[] entry = requests.computeIfAbsent(key, k -> new double[2]);
+          entry[http.group(1).equals("sum") ? 0 : 1] += Double.parseDouble(http.group(3));
         }
         Matcher m = TIMER.matcher(line);
         if (m.matches()) {
@@ -76,6 +93,10 @@ final class BenchCoordinator implements AutoCloseable {
       StringBuilder answers = new StringBuilder("coordinator's answers to commits (CommitTable and version/create):");
       outcomes.forEach((name, n) -> answers.append(String.format(Locale.ROOT, " %s %.0f", name, n)));
       CommitBenchmark.log(answers.toString());
+      StringBuilder calls = new StringBuilder("coordinator's HTTP requests (route code: count, mean ms):");
+      requests.forEach((key, v) -> calls.append(String.format(Locale.ROOT, " [%s: %.0f, %.2f]", key, v[1],
+          v[1] == 0 ? 0 : v[0] * 1000 / v[1])));
+      CommitBenchmark.log(calls.toString());
     } catch (Exception e) {
       CommitBenchmark.log("the coordinator's metrics could not be read: " + e);
     }

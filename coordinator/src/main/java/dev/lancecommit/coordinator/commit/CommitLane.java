@@ -357,7 +357,7 @@ final class CommitLane {
               && Long.compareUnsigned(txn.getReadVersion(), base.latestVersion()) <= 0) {
             requireOnlyAppends(txn, ops.committedSince(base, txn.getReadVersion()));
           }
-          verdict = group.offer(member.candidate(txn));
+          verdict = notYetItsVersion(member.request, txn, base) ? new Verdict.Ahead() : group.offer(member.candidate(txn));
         } catch (RuntimeException e) {
           answer(member, e);
           continue;
@@ -571,6 +571,36 @@ final class CommitLane {
         return currentDeletions(fragment, base);
       }
     };
+  }
+
+  /**
+   * For a transaction that may become only one version ({@link CommitRequest#landsAs}): true when that version is
+   * beyond the next one (the table may have moved on outside the lane: handled as a read version ahead); a retryable
+   * conflict naming the version that took it when it is taken, unless by this very transaction (a resubmission, which
+   * the group builder answers with that version).
+   */
+  private boolean notYetItsVersion(CommitRequest request, Transaction txn, TableSnapshot base) {
+    long landsAs = request.landsAs();
+    long next = base.latestVersion() + 1;
+    if (landsAs == 0 || landsAs == next) {
+      return false;
+    }
+    if (landsAs > next) {
+      return true;
+    }
+    CommittedTransaction taker = null;
+    for (CommittedTransaction other : ops.committedSince(base, Math.min(txn.getReadVersion(), landsAs - 1))) {
+      if (GroupMembers.madeBy(other.txn(), txn.getUuid())) {
+        return false;
+      }
+      if (other.version() == landsAs) {
+        taker = other;
+      }
+    }
+    String operation = taker == null ? "unknown" : OperationKind.of(taker.txn()).lanceName();
+    throw new CommitConflictException(true, landsAs, operation, "version-taken", "Version " + landsAs + " ("
+        + operation + ") was committed before this transaction, staged as version " + landsAs
+        + ", reached the lane; rebuild it on the latest version");
   }
 
   /** A commit other than an Append since the read version (the transaction's own aside) is a retryable conflict. */
@@ -806,8 +836,9 @@ final class CommitLane {
         requireOnlyAppends(txn, ops.committedSince(base, txn.getReadVersion()));
       }
       GroupBuilder group = newGroup(base);
-      Verdict verdict = group.offer(new GroupBuilder.Candidate(txn, request.affectedRows(), request.rebase(), false,
-          request.transaction().length));
+      Verdict verdict = notYetItsVersion(request, txn, base) ? new Verdict.Ahead()
+          : group.offer(new GroupBuilder.Candidate(txn, request.affectedRows(), request.rebase(), false,
+              request.transaction().length));
       if (verdict instanceof Verdict.AlreadyCommitted already) {
         return new Built.AlreadyCommitted(already.version(), base);
       }

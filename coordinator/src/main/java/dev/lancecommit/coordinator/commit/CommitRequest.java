@@ -15,9 +15,23 @@ import java.util.Optional;
  * @param groupable false when the transaction must get a version of its own (never share one in a group commit):
  *     what a writer that committed exactly on its read version, or a stock client that staged the manifest of its
  *     version, expects
+ * @param landsAs the one version this transaction may become, 0 for any: a stock client's staged version
+ *     (CreateTableVersion), which is created as exactly that version or refused as taken, whatever its read version
  */
 public record CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, boolean rebase, String actor,
-    boolean rebaseOverAppendsOnly, boolean groupable) {
+    boolean rebaseOverAppendsOnly, boolean groupable, long landsAs) {
+
+  public CommitRequest {
+    if (landsAs < 0) {
+      throw new IllegalArgumentException("landsAs must be a version or 0: " + landsAs);
+    }
+  }
+
+  /** A request that may become any version. */
+  public CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, boolean rebase, String actor,
+      boolean rebaseOverAppendsOnly, boolean groupable) {
+    this(transaction, affectedRows, rebase, actor, rebaseOverAppendsOnly, groupable, 0);
+  }
 
   /** A request that may share a version when it allows rebasing. */
   public CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, boolean rebase, String actor) {
@@ -26,6 +40,6 @@ public record CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, b
 
   /** The same request, committed in a version of its own. */
   public CommitRequest alone() {
-    return new CommitRequest(transaction, affectedRows, rebase, actor, rebaseOverAppendsOnly, false);
+    return new CommitRequest(transaction, affectedRows, rebase, actor, rebaseOverAppendsOnly, false, landsAs);
   }
 }

@@ -36,11 +36,15 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Which version a staged transaction lands as</h2>
  *
- * <p>Stock Lance (pylance 14.0.2, Lance Java 7.0.0) always stages the version after the one it rebased on, with that
- * version as the transaction's read_version ({@code TransactionRebase::finish} sets it; {@code commit_transaction} in
- * {@code rust/lance/src/io/commit.rs} stages {@code dataset.manifest.version + 1}). Such a transaction is committed with
- * {@code rebase=false}, so it lands exactly as the staged version, or not at all (409/14: the version is taken). That
- * check needs no listing of {@code _versions/}: the lane knows the latest version.
+ * <p>Stock Lance stages {@code dataset.manifest.version + 1}, the version after the latest one it loaded and checked
+ * its transaction against ({@code commit_transaction} in {@code rust/lance/src/io/commit.rs}). The transaction's
+ * read_version is that version's predecessor only when nothing landed since the writer read the table: pylance 14.0.2
+ * keeps the version its commit started from (seen in {@code CommitBenchmark}'s pylance workload: 8 writers staged
+ * e.g. version 7 with read_version 2), so under concurrency almost every staged transaction is older than the
+ * staged version's predecessor. Either way the staged transaction becomes exactly the staged version or nothing
+ * ({@link CommitRequest#landsAs}): the lane checks it by the conflict rules against every version since its read
+ * version, as Lance did on its side, and refuses it as taken (409/14) when another commit got the staged version
+ * first. That needs no listing of {@code _versions/}: the lane knows the latest version.
  *
  * <p>The client takes whatever version the answer names without checking it ({@code LanceNamespaceExternalManifestStore
  * ::put} in {@code rust/lance/src/io/commit/namespace_manifest.rs}), but it keeps the manifest it staged: the Dataset it
@@ -54,10 +58,8 @@ import org.slf4j.LoggerFactory;
  * store ever produces, so neither client's session cache can serve the staged manifest as the landed version
  * (Lance Java 7.0.0 looks manifests up by version and e_tag, and resolves the latest version with no e_tag).
  *
- * <p>A transaction whose read version is older than the staged version's predecessor (not what stock Lance sends) is
- * committed with rebase allowed after checking, by listing, that the staged version is the next one; if it is overtaken
- * in the lane, the answer names the version it landed at. A staged shallow Clone creates the table at its source's
- * version number. A retried request whose transaction already made a version answers that version again.
+ * <p>A staged shallow Clone creates the table at its source's version number (checked by listing). A retried request
+ * whose transaction already made a version answers that version again.
  *
  * <p>Three steps, so that the caller can check access to what the staged transaction reads (a Clone's source)
  * between them: {@link #stage} and {@link #finish} block, {@link #commit} returns the commit service's future.
@@ -156,17 +158,16 @@ public final class CreateTableVersion {
           + ", the request creates version " + request.version());
     }
     Transaction txn = transactionOf(ops, staged, request.manifestPath());
-    if (!txn.hasClone() && txn.getReadVersion() == request.version() - 1) {
-      // What stock Lance stages: the lane lands it as exactly this version or refuses it, without a listing here.
-      return new Staged(table, ops, request, txn);
+    if (txn.hasClone()) {
+      requireNext(ops, request, txn);
     }
-    requireNext(ops, request, txn);
+    // Anything else: the lane lands it as exactly this version or refuses it, without a listing here.
     return new Staged(table, ops, request, txn);
   }
 
   /**
-   * For a Clone and for a transaction built on an older version than the staged one's predecessor: the staged version
-   * must be the table's next one (or already this transaction's). Lists {@code _versions/}.
+   * For a Clone: the staged version must be the table's next one (or already this transaction's). Lists
+   * {@code _versions/}.
    */
   private static void requireNext(TableOperations ops, Request request, Transaction txn) {
     TableVersions listing = ops.versions();
@@ -221,7 +222,6 @@ public final class CreateTableVersion {
    * not move on.
    */
   public CompletableFuture<Long> commit(Staged staged, String actor) {
-    boolean exact = staged.transaction.getReadVersion() == staged.request.version() - 1;
     return commits.commit(staged.table, request(staged, actor))
         .handle((result, failure) -> {
           if (failure == null) {
@@ -229,34 +229,45 @@ public final class CreateTableVersion {
           }
           Throwable cause = failure instanceof CompletionException && failure.getCause() != null
               ? failure.getCause() : failure;
-          throw new CompletionException(exact ? asVersionConflict(staged, cause) : cause);
+          throw new CompletionException(asVersionConflict(staged, cause));
         });
   }
 
   /**
-   * The commit of a staged transaction: rebase allowed only for one Lance already rebased on its side, or for an
-   * append staged on its read version of a table that opted into appends on the latest version. A stock client
-   * staged the manifest of its version: it gets a version of its own, never a share of a group.
+   * The commit of a staged transaction. It becomes exactly the staged version or nothing (a Clone: the version
+   * {@link #stage} checked), checked by the conflict rules against every version since its read version and rebased
+   * over those (which Lance did on its side before staging); on a table that opted into appends on the latest
+   * version, an Append instead lands on the latest version when everything committed since its read version is an
+   * Append. A stock client staged the manifest of its version: it gets a version of its own, never a share of a
+   * group.
    */
   public static CommitRequest request(Staged staged, String actor) {
     Transaction txn = staged.transaction;
     boolean exact = txn.getReadVersion() == staged.request.version() - 1;
-    boolean onLatest = exact && staged.request.appendsOnLatest() && txn.hasAppend();
-    return new CommitRequest(txn.toByteArray(), Optional.empty(), !exact || onLatest, actor, onLatest, false);
+    boolean onLatest = staged.request.appendsOnLatest() && txn.hasAppend();
+    // Read at the staged version's predecessor, rebase=false alone keeps it to that version (and lets the builder
+    // tell an invalid transaction from a taken version first).
+    long landsAs = onLatest || exact || txn.hasClone() ? 0 : staged.request.version();
+    return new CommitRequest(txn.toByteArray(), Optional.empty(), !exact || onLatest, actor, onLatest, false,
+        landsAs);
   }
 
   /**
-   * The lane's refusal of a transaction staged on its read version, said as what it means for the staged version:
-   * taken (another commit landed since the read version), or not yet the next one (the read version is ahead of the
-   * table; rare, so the listing that tells which is made only then).
+   * The lane's refusal of a staged transaction, said as what it means for the staged version: taken (another commit
+   * landed since its read version, or took the staged version), or not yet the next one (the version or the read
+   * version is ahead of the table; rare, so the listing that tells which is made only then).
    */
   private static Throwable asVersionConflict(Staged staged, Throwable cause) {
     long version = staged.request.version();
     if (cause instanceof CommitConflictException conflict && conflict.retryable()) {
+      boolean taken = conflict.conflictingVersion() >= version;
+      String since = taken ? "version " + (version - 1) : "its read version " + staged.transaction.getReadVersion();
+      String what = taken ? "Version " + version + " already exists" : "The staged transaction conflicts with version "
+          + conflict.conflictingVersion() + " (" + conflict.conflictingOperation() + ")";
       return new VersionConflictException("Version " + version + " cannot be created: version "
-          + conflict.conflictingVersion() + " (" + conflict.conflictingOperation() + ") was committed since version "
-          + (version - 1), "Version " + version + " already exists; reload the table, rebuild the transaction on "
-          + "the latest version and stage the version after it");
+          + conflict.conflictingVersion() + " (" + conflict.conflictingOperation() + ") was committed since "
+          + since, what + "; reload the table, rebuild the transaction on the latest version and stage the version "
+          + "after it");
     }
     if (cause instanceof InvalidTransactionException) {
       long latest = staged.ops.versions().latest().orElse(0L);

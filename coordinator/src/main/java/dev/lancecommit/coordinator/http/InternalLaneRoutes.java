@@ -136,7 +136,8 @@ final class InternalLaneRoutes {
         .put("rebase", request.rebase())
         .put("actor", request.actor())
         .put("rebase_over_appends_only", request.rebaseOverAppendsOnly())
-        .put("groupable", request.groupable());
+        .put("groupable", request.groupable())
+        .put("lands_as", request.landsAs());
   }
 
   static CommitRequest request(JsonObject json) {
@@ -148,7 +149,7 @@ final class InternalLaneRoutes {
     return new CommitRequest(b64.decode(transaction),
         Optional.ofNullable(json.getString("affected_rows")).map(b64::decode), json.getBoolean("rebase", false),
         json.getString("actor", "anonymous"), json.getBoolean("rebase_over_appends_only", false),
-        json.getBoolean("groupable", false));
+        json.getBoolean("groupable", false), json.getLong("lands_as", 0L));
   }
 
   static JsonObject result(CommitResult result) {

@@ -24,7 +24,8 @@ import java.util.function.Function;
 
 /**
  * ListTableVersions ({@code POST /v1/table/{id}/version/list}, also accepted as GET) and DescribeTableVersion, read
- * from the table's {@code _versions/} listing: the manifest's path in its store ({@link StorePaths}: the key below
+ * from the table's {@code _versions/} (DescribeTableVersion and the newest version alone by the manifest's name, without
+ * listing): the manifest's path in its store ({@link StorePaths}: the key below
  * the bucket on S3, the file path for local tables), size and the time the store wrote it ({@code timestamp_millis}). Ascending by default; {@code descending=true} lists newest first. Both need read.
  * With the spec's {@code branch} (query or body), the branch's own {@code tree/{branch}/_versions/} is listed; an
  * unknown branch is 404/22. Version records deleted with BatchDeleteTableVersions are no longer listed.
@@ -100,16 +101,16 @@ final class TableVersionRoutes {
     OptionalLong version = body.nonNegativeLong("version");
     access.require(Authentication.principal(ctx), Permission.READ, id);
     blocking.run(() -> {
-      List<VersionFile> files = versionFiles(id, branch);
-      if (version.isEmpty()) {
-        if (files.isEmpty()) {
-          throw new ApiException(404, ErrorCode.TABLE_VERSION_NOT_FOUND, "Table has no version yet",
-              "Table '" + String.join("$", id) + "' is declared but no version was committed");
-        }
-        return files.get(files.size() - 1);
+      if (version.isPresent()) {
+        return versionFile(id, branch, version.getAsLong())
+            .orElseThrow(() -> new TableVersionNotFoundException(id, version.getAsLong()));
       }
-      return files.stream().filter(f -> f.version() == version.getAsLong()).findFirst()
-          .orElseThrow(() -> new TableVersionNotFoundException(id, version.getAsLong()));
+      List<VersionFile> latest = branch == null ? latestVersionFile(id) : versionFiles(id, branch);
+      if (latest.isEmpty()) {
+        throw new ApiException(404, ErrorCode.TABLE_VERSION_NOT_FOUND, "Table has no version yet",
+            "Table '" + String.join("$", id) + "' is declared but no version was committed");
+      }
+      return latest.get(latest.size() - 1);
     }).onSuccess(file -> Responses.json(ctx, new JsonObject().put("version", json(file))))
         .onFailure(ctx::fail);
   }
@@ -129,6 +130,17 @@ final class TableVersionRoutes {
   /** The newest version of main, as a list of one (none when the table has no version yet). Blocking. */
   private List<VersionFile> latestVersionFile(List<String> id) {
     return catalog.latestVersionFile(load(id)).map(List::of).orElse(List.of());
+  }
+
+  /** One version of main (through the catalog) or of a branch, by its manifest's name: no listing. Blocking. */
+  private Optional<VersionFile> versionFile(List<String> id, String branch, long version) {
+    TableEntry entry = load(id);
+    if (branch == null) {
+      return catalog.versionFile(entry, version);
+    }
+    TableRef table = entry.toRef().onBranch(branch);
+    branches.get().require(table);
+    return TableOperations.of(stores.get().apply(table.branchRoot())).versionFile(version);
   }
 
   /** The versions of main (through the catalog) or of a branch (its own {@code _versions/}). Blocking. */

@@ -256,6 +256,19 @@ public final class Catalog {
   }
 
   /**
+   * One version of the table a namespace reader may see, looked up by its manifest's name (no listing: what stock
+   * clients ask to open the version their commit starts from). Empty when the table has no such version (any more),
+   * or it belongs to an unfinished atomic batch.
+   */
+  public Optional<VersionFile> versionFile(TableEntry table, long version) {
+    OptionalLong hidden = visibility.hiddenFrom(table.location());
+    if (hidden.isPresent() && version >= hidden.getAsLong()) {
+      return Optional.empty();
+    }
+    return tables.versionFile(table, version);
+  }
+
+  /**
    * The decoded manifest of one version of a table.
    *
    * @throws TableVersionNotFoundException when the table has no such version (any more), or it belongs to an

@@ -294,6 +294,11 @@ final class TableCatalog {
     return tableAt(locations.keyOf(table.location())).latestVersionFile();
   }
 
+  /** One version's manifest with its size and write time, without listing {@code _versions/}. */
+  Optional<VersionFile> versionFile(TableEntry table, long version) {
+    return tableAt(locations.keyOf(table.location())).versionFile(version);
+  }
+
   /**
    * The decoded manifest of one version of a table.
    *

@@ -145,6 +145,24 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
   }
 
   @Test
+  void theSameRebasedRequestAgainAnswersTheVersionItMadeEvenAfterOthers() {
+    assertThat(commit(append(1, 5)).getLong("version")).isEqualTo(2);
+    Transaction txn = append(1, 10); // staged as version 3, read at version 1
+    byte[] bytes = stagedBytes(3, Optional.of(txn), "");
+    Path staged = write(stagedPath(3), bytes);
+    JsonObject request = request(3, staged);
+    assertThat(post(CREATE, request).ok().getJsonObject("version").getLong("version")).isEqualTo(3);
+    assertThat(commit(append(3, 15)).getLong("version")).isEqualTo(4);
+
+    write(staged, bytes);
+    JsonObject again = post(CREATE, request).ok();
+
+    assertThat(again.getJsonObject("version").getLong("version")).isEqualTo(3);
+    assertThat(again.getString("transaction_id")).isEqualTo(txn.getUuid());
+    assertThat(versions()).containsExactly(1L, 2L, 3L, 4L);
+  }
+
+  @Test
   void aVersionThatIsNotTheNextOneIsAConflictAndChangesNothing() {
     Path ahead = stage(3, Optional.of(append(2, 5)), "");
     Path existing = stage(1, Optional.of(append(0, 10)), "");
@@ -257,19 +275,51 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
   }
 
   @Test
-  void aRebasedTransactionOvertakenInTheLaneIsAnsweredWithTheVersionItLandedAt() {
+  void aRebasedTransactionOvertakenInTheLaneIsRetryableAndChangesNothing() {
     assertThat(commit(append(1, 5)).getLong("version")).isEqualTo(2);
+    // what pylance 14 stages under concurrency: version 3, built on version 2, read_version still 1
     Path staged = stage(3, Optional.of(append(1, 10)), "");
     Transaction competitor = append(2, 15);
     beforeNextCommit.set(() -> lanes.commit(catalog.loadTable(List.of("ns", "t")).orElseThrow().toRef(),
         new CommitRequest(competitor.toByteArray(), Optional.empty(), true, "competitor")).join());
 
-    JsonObject reply = post(CREATE, request(3, staged)).ok();
+    String detail = post(CREATE, request(3, staged)).error(409, 14).getString("detail");
 
-    assertThat(reply.getJsonObject("version").getLong("version")).isEqualTo(4);
-    assertThat(reply.getJsonObject("version").getString("manifest_path")).isEqualTo(manifestOf(4).toString());
-    assertThat(reply.getJsonObject("version").getString("e_tag"))
-        .startsWith(CreateTableVersion.LANDED_ELSEWHERE_ETAG_PREFIX);
+    assertThat(detail).contains("Version 3 already exists");
+    assertThat(versions()).containsExactly(1L, 2L, 3L);
+    assertThat(ManifestFile.decode(read(manifestOf(3))).transaction().orElseThrow().getUuid())
+        .isEqualTo(competitor.getUuid());
+    assertThat(lance.readIds(3)).containsExactlyInAnyOrderElementsOf(
+        java.util.stream.Stream.concat(ids(0, 10).stream(), ids(15, 20).stream()).toList());
+  }
+
+  @Test
+  void aRebasedTransactionWhoseVersionWasTakenBeforeItArrivedIsRetryableAndChangesNothing() {
+    assertThat(commit(append(1, 5)).getLong("version")).isEqualTo(2);
+    Path staged = stage(3, Optional.of(append(1, 10)), "");
+    assertThat(commit(append(2, 15)).getLong("version")).isEqualTo(3);
+    Map<String, String> before = snapshot();
+
+    String detail = post(CREATE, request(3, staged)).error(409, 14).getString("detail");
+
+    assertThat(detail).contains("Version 3 already exists");
+    assertThat(snapshot()).isEqualTo(before);
+    assertThat(versions()).containsExactly(1L, 2L, 3L);
+  }
+
+  @Test
+  void onATableWithAppendsOnLatestARebasedAppendWhoseVersionWasTakenLandsOnTheLatestVersion() {
+    useAppendsOnLatestTable();
+    assertThat(commit(append(1, 5)).getLong("version")).isEqualTo(2);
+    Transaction txn = append(1, 10);
+    Path staged = stage(3, Optional.of(txn), "");
+    assertThat(commit(append(2, 15)).getLong("version")).isEqualTo(3);
+
+    JsonObject version = post(ON_LATEST, request(3, staged)).ok().getJsonObject("version");
+
+    assertThat(version.getLong("version")).isEqualTo(4);
+    assertThat(version.getString("e_tag")).isEqualTo(CreateTableVersion.LANDED_ELSEWHERE_ETAG_PREFIX + txn.getUuid());
+    assertThat(staged).doesNotExist();
     assertThat(lance.readIds(4)).containsExactlyInAnyOrderElementsOf(ids(0, 20));
   }
 

@@ -62,6 +62,9 @@ class StockPythonClientE2eTest {
    * lands. With {@code managed_versioning.appends_on_latest=true} the Append lands on the latest version in one
    * request, and pylance returns a Dataset built from the manifest it staged: version 2, version 1's rows plus its
    * own, its fragment called 1, which in the table is the other writer's. Moved to the latest version it is right.
+   * The same when pylance stages the version after the latest one with its transaction's read_version older than
+   * that version's predecessor (its commit started from an older version): refused as taken and retried, or landed
+   * on the latest version in one request where the table opted in.
    */
   @Test
   void pylanceRetriesATakenStagedVersionOrKeepsItsStagedManifestWhenAnsweredALaterOne(E2eServices services)
@@ -92,6 +95,19 @@ class StockPythonClientE2eTest {
       assertThat(longs(ingest.get("reopened_ids"))).isEqualTo(all);
       assertThat(longs(ingest.get("reopened_fragment_ids").get("1"))).isEqualTo(ids(100, 110));
       assertThat(longs(ingest.get("returned_checked_out_latest_ids"))).isEqualTo(all);
+
+      // pylance staged version 3 with read_version 1 (not 2, the version it built on), and version 3 was taken
+      List<Long> lagging = ids(0, 20, 100, 110, 200, 210);
+      JsonNode strictLagging = result.get("strict_lagging");
+      assertThat(longs(strictLagging.get("created"))).containsExactly(3L, 4L);
+      assertThat(strictLagging.get("returned_version").asLong()).isEqualTo(4);
+      assertThat(strictLagging.get("reopened_version").asLong()).isEqualTo(4);
+      assertThat(longs(strictLagging.get("reopened_ids"))).isEqualTo(lagging);
+      JsonNode ingestLagging = result.get("ingest_lagging");
+      assertThat(longs(ingestLagging.get("created"))).as("landed on the latest version in one request")
+          .containsExactly(3L);
+      assertThat(ingestLagging.get("reopened_version").asLong()).isEqualTo(4);
+      assertThat(longs(ingestLagging.get("reopened_ids"))).isEqualTo(lagging);
     }
   }
 
