@@ -10,7 +10,8 @@ back for every namespace operation). Two tables:
   DescribeTableVersion about it (twice: lose_or_retain, then verify_commit_outcome), sees another writer's commit
   there, backs off, reloads, rebases and stages the next version, which lands.
 - NAMESPACE_PREFIX_ingest (also managed_versioning.appends_on_latest=true): the coordinator lands A's Append on the
-  latest version in one request. pylance takes the answered location and keeps the manifest it staged.
+  latest version in one request. pylance takes the answered location and keeps the manifest it staged. A then deletes
+  rows through the Dataset it got back, which calls the other writer's fragment by the id of its own.
 
 And twice more ("_lagging"), with A committing from read version 1 after another writer made version 2 (what a
 writer that keeps its read version does under concurrency): pylance loads version 2, stages version 3 with its
@@ -74,7 +75,7 @@ def ids_of(ds):
     return sorted(ds.to_table(columns=["id"]).column("id").to_pylist())
 
 
-def race(url, namespace, properties):
+def race(url, namespace, properties, stale_delete=False):
     plain = RestNamespace(uri=url)
     plain.create_namespace(CreateNamespaceRequest(id=[namespace], properties=properties))
     table_id = [namespace, "events"]
@@ -86,13 +87,21 @@ def race(url, namespace, properties):
     racing = Racing(RestNamespace(uri=url), other_writer_appends)
     returned = lance.write_dataset(rows(10, 10), namespace_client=racing, table_id=table_id, mode="append")
     seen = {
-        "created": racing.created,
-        "described": racing.described,
+        "created": list(racing.created),
+        "described": list(racing.described),
         "returned_version": returned.version,
         "returned_latest_version": returned.latest_version,
         "returned_ids": ids_of(returned),
         "returned_fragment_ids": sorted(f.fragment_id for f in returned.get_fragments()),
     }
+    if stale_delete:
+        # through the returned object, whose fragment 1 is the writer's own file but in the table the other writer's
+        try:
+            returned.delete("id >= 10 and id < 15")
+            seen["stale_delete"] = "committed"
+        except Exception as e:  # the coordinator refuses it; pylance reports the failed commit
+            seen["stale_delete"] = "refused: " + type(e).__name__ + ": " + str(e).split("\n")[0][:300]
+        seen["stale_delete_created"] = racing.created[len(seen["created"]):]
     reopened = lance.dataset(namespace_client=plain, table_id=table_id)
     seen["reopened_version"] = reopened.version
     seen["reopened_ids"] = ids_of(reopened)
@@ -137,7 +146,8 @@ def main(url, prefix):
         "pylance": lance.__version__,
         "strict": race(url, prefix + "_strict", {"managed_versioning": "true"}),
         "ingest": race(url, prefix + "_ingest",
-                       {"managed_versioning": "true", "managed_versioning.appends_on_latest": "true"}),
+                       {"managed_versioning": "true", "managed_versioning.appends_on_latest": "true"},
+                       stale_delete=True),
         "strict_lagging": lagging_race(url, prefix + "_strict_lagging", {"managed_versioning": "true"}),
         "ingest_lagging": lagging_race(url, prefix + "_ingest_lagging",
                                        {"managed_versioning": "true", "managed_versioning.appends_on_latest": "true"}),

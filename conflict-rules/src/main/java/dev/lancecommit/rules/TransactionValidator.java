@@ -120,6 +120,7 @@ public final class TransactionValidator {
           Transaction.Delete delete = txn.getDelete();
           checkFiles(delete.getUpdatedFragmentsList(), currentSchema(), Set.of(), existing);
           checkUniqueIds(delete.getUpdatedFragmentsList(), "Delete.updated_fragments");
+          checkKeepsDataFiles(delete.getUpdatedFragmentsList());
         }
         case OVERWRITE -> checkOverwrite(txn.getOverwrite());
         case CREATE_INDEX -> {
@@ -255,6 +256,39 @@ public final class TransactionValidator {
       // The replacement files are new by definition, even when a path repeats. Each stands for some of its
       // fragment's columns only, so the fragment's other files still store the rest: no coverage check here.
       checkFiles(asFragments, currentSchema(), Set.of(), FragmentsById.none(), false);
+    }
+
+    /**
+     * A Delete only marks rows deleted: each fragment it updates keeps the data files and the row count it has in the
+     * table. One that names other files was built on another table's fragment of that id (e.g. through a stale
+     * Dataset object whose fragment ids were given to other writers' fragments); applied, it would drop that
+     * fragment's rows. A fragment gone from the table is the conflict rules' to judge.
+     */
+    private void checkKeepsDataFiles(List<DataFragment> updated) {
+      for (DataFragment fragment : updated) {
+        DataFragment current = existing.get(fragment.getId());
+        if (current == null) {
+          continue;
+        }
+        List<String> ours = filePaths(fragment);
+        List<String> theirs = filePaths(current);
+        boolean rowsDiffer = fragment.getPhysicalRows() > 0 && current.getPhysicalRows() > 0
+            && fragment.getPhysicalRows() != current.getPhysicalRows();
+        if (!ours.equals(theirs) || rowsDiffer) {
+          throw new InvalidTransactionException("Delete updates fragment " + fragment.getId() + " as " + ours + " ("
+              + fragment.getPhysicalRows() + " rows), but in version " + latest.version() + " that fragment is "
+              + theirs + " (" + current.getPhysicalRows() + " rows): a Delete changes only a fragment's deletion file;"
+              + " was the transaction built on a stale copy of the table?");
+        }
+      }
+    }
+
+    private static List<String> filePaths(DataFragment fragment) {
+      List<String> paths = new ArrayList<>(fragment.getFilesCount());
+      for (DataFile file : fragment.getFilesList()) {
+        paths.add(file.hasBaseId() ? file.getBaseId() + ":" + file.getPath() : file.getPath());
+      }
+      return paths;
     }
 
     /** Fragments the transaction adds to the table: they must carry known row counts and no foreign row ids. */

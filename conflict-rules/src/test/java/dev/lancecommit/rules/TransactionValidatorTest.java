@@ -155,6 +155,27 @@ class TransactionValidatorTest {
   }
 
   @Test
+  void aDeleteKeepsTheDataFilesAndRowsOfTheFragmentsItUpdates() {
+    assertThatCode(() -> TransactionValidator.validate(delete(5, List.of(withDeletions(fragment(2, 10), 5, 3))),
+        LATEST)).doesNotThrowAnyException();
+    // a fragment the table no longer has: the conflict rules judge it, not the validator
+    assertThatCode(() -> TransactionValidator.validate(delete(5, List.of(withDeletions(fragment(7, 10), 5, 3))),
+        LATEST)).doesNotThrowAnyException();
+    // fragment 2 as a stale Dataset knows it: the writer's own file, which the table calls another id
+    DataFragment stale = withDeletions(DataFragment.newBuilder().setId(2).setPhysicalRows(10)
+        .addFiles(file("mine.lance", 0, 1, 2, 3)).build(), 5, 3);
+    assertInvalid(delete(5, List.of(stale)), LATEST, "Delete updates fragment 2 as [mine.lance]");
+    assertInvalid(delete(5, List.of(withDeletions(fragment(2, 10).toBuilder().setPhysicalRows(12).build(), 5, 3))),
+        LATEST, "(12 rows)");
+    // the same path under another base is another file
+    TableState withBase = new TableState(LATEST.manifest().toBuilder()
+        .addBasePaths(BasePath.newBuilder().setId(4).setPath("s3://b/root")).build(), List.of());
+    DataFragment onBase = fragment(2, 10).toBuilder().setFiles(0, fragment(2, 10).getFiles(0).toBuilder().setBaseId(4))
+        .build();
+    assertInvalid(delete(5, List.of(withDeletions(onBase, 5, 3))), withBase, "changes only a fragment's deletion file");
+  }
+
+  @Test
   void duplicateFragmentIdsAreRefused() {
     DataFragment three = newFragment("a", 1).toBuilder().setId(3).build();
     assertInvalid(append(5, three, three.toBuilder().setFiles(0, file("b.lance", 0)).build()), LATEST,

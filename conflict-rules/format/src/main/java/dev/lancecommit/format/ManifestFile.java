@@ -1,11 +1,14 @@
 package dev.lancecommit.format;
 
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnknownFieldSet;
+import com.google.protobuf.WireFormat;
 import dev.lancecommit.format.pb.IndexMetadata;
 import dev.lancecommit.format.pb.IndexSection;
 import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -80,34 +83,12 @@ public record ManifestFile(
    */
   public static ManifestFile decode(byte[] file) {
     Objects.requireNonNull(file, "file");
-    long size = file.length;
-    if (size < FOOTER_LENGTH) {
-      throw new CorruptManifestException(
-          "Invalid manifest file: " + size + " bytes, smaller than the " + FOOTER_LENGTH + "-byte footer");
-    }
-    if (!endsWithMagic(file)) {
-      throw new CorruptManifestException("Invalid manifest file: magic number does not match (expected \"LANC\")");
-    }
-    ByteBuffer buf = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
-    long manifestPos = buf.getLong(file.length - FOOTER_LENGTH);
-    long manifestEnd = size - FOOTER_LENGTH;
-    if (manifestPos < 0 || manifestPos > manifestEnd - LENGTH_PREFIX) {
-      throw new CorruptManifestException(
-          "Invalid manifest file: manifest_pos " + manifestPos + " lies outside the " + size + "-byte file");
-    }
-    long recordedLength = Integer.toUnsignedLong(buf.getInt((int) manifestPos));
-    long actualLength = manifestEnd - manifestPos - LENGTH_PREFIX;
-    if (recordedLength != actualLength) {
-      throw new CorruptManifestException(
-          "Invalid manifest file: manifest length does not match. Expected "
-              + recordedLength
-              + ", got "
-              + actualLength);
-    }
+    Block manifestBlock = manifestBlock(file);
+    long manifestPos = manifestBlock.offset() - LENGTH_PREFIX;
     Manifest manifest;
     try {
       manifest =
-          Manifest.parser().parseFrom(file, (int) manifestPos + LENGTH_PREFIX, (int) actualLength);
+          Manifest.parser().parseFrom(file, manifestBlock.offset(), manifestBlock.length());
     } catch (InvalidProtocolBufferException e) {
       throw new CorruptManifestException(
           "Invalid manifest file: the Manifest message does not decode: " + e.getMessage(), e);
@@ -138,6 +119,81 @@ public record ManifestFile(
       }
     }
     return new ManifestFile(manifest, indices, transaction, sectionUnknown);
+  }
+
+  /**
+   * What a manifest file says about the transaction that made it: its version, the {@code _transactions/} file it
+   * names (empty for none) and its inline copy.
+   */
+  public record TransactionPart(long version, String transactionFile, Optional<Transaction> transaction) {}
+
+  /**
+   * Reads only the version, {@code transaction_file} and the inline transaction of a manifest file, skipping
+   * everything else (fragments, schema, indices) without decoding it: the cost does not grow with the table. The
+   * file's framing is checked as by {@link #decode}; the skipped fields are not.
+   *
+   * @throws CorruptManifestException if the framing or the fields read are not well formed
+   */
+  public static TransactionPart decodeTransactionPart(byte[] file) {
+    Objects.requireNonNull(file, "file");
+    Block manifestBlock = manifestBlock(file);
+    long version = 0;
+    String transactionFile = "";
+    Long transactionSection = null;
+    try {
+      CodedInputStream in = CodedInputStream.newInstance(file, manifestBlock.offset(), manifestBlock.length());
+      for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+        switch (WireFormat.getTagFieldNumber(tag)) {
+          case Manifest.VERSION_FIELD_NUMBER -> version = in.readUInt64();
+          case Manifest.TRANSACTION_FILE_FIELD_NUMBER -> transactionFile = in.readStringRequireUtf8();
+          case Manifest.TRANSACTION_SECTION_FIELD_NUMBER -> transactionSection = in.readUInt64();
+          default -> in.skipField(tag);
+        }
+      }
+    } catch (IOException e) {
+      throw new CorruptManifestException(
+          "Invalid manifest file: the Manifest message does not decode: " + e.getMessage(), e);
+    }
+    Optional<Transaction> transaction = Optional.empty();
+    if (transactionSection != null) {
+      try {
+        Block b = block(file, transactionSection, manifestBlock.offset() - LENGTH_PREFIX, "transaction_section");
+        transaction = Optional.of(Transaction.parser().parseFrom(file, b.offset(), b.length()));
+      } catch (InvalidProtocolBufferException e) {
+        throw new CorruptManifestException(
+            "Invalid manifest file: the inline Transaction does not decode: " + e.getMessage(), e);
+      }
+    }
+    return new TransactionPart(version, transactionFile, transaction);
+  }
+
+  /** Checks the magic, the footer and the manifest block's length prefix; the Manifest message's bytes. */
+  private static Block manifestBlock(byte[] file) {
+    long size = file.length;
+    if (size < FOOTER_LENGTH) {
+      throw new CorruptManifestException(
+          "Invalid manifest file: " + size + " bytes, smaller than the " + FOOTER_LENGTH + "-byte footer");
+    }
+    if (!endsWithMagic(file)) {
+      throw new CorruptManifestException("Invalid manifest file: magic number does not match (expected \"LANC\")");
+    }
+    ByteBuffer buf = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
+    long manifestPos = buf.getLong(file.length - FOOTER_LENGTH);
+    long manifestEnd = size - FOOTER_LENGTH;
+    if (manifestPos < 0 || manifestPos > manifestEnd - LENGTH_PREFIX) {
+      throw new CorruptManifestException(
+          "Invalid manifest file: manifest_pos " + manifestPos + " lies outside the " + size + "-byte file");
+    }
+    long recordedLength = Integer.toUnsignedLong(buf.getInt((int) manifestPos));
+    long actualLength = manifestEnd - manifestPos - LENGTH_PREFIX;
+    if (recordedLength != actualLength) {
+      throw new CorruptManifestException(
+          "Invalid manifest file: manifest length does not match. Expected "
+              + recordedLength
+              + ", got "
+              + actualLength);
+    }
+    return new Block((int) manifestPos + LENGTH_PREFIX, (int) actualLength);
   }
 
   /**

@@ -134,6 +134,43 @@ class ManifestFileTest {
   }
 
   @Test
+  void theTransactionPartIsWhatTheWholeDecodeSays() {
+    Manifest withFile = manifest().toBuilder().setTransactionFile("2-" + transaction().getUuid() + ".txn").build();
+    for (ManifestFile file : List.of(
+        new ManifestFile(manifest(), List.of(index("a")), Optional.of(transaction())),
+        new ManifestFile(withFile, List.of(), Optional.empty()),
+        new ManifestFile(withFile, List.of(index("a"), index("b")), Optional.of(transaction())),
+        new ManifestFile(manifest().toBuilder().setVersion(0).build(), List.of(), Optional.empty()))) {
+      byte[] bytes = file.encode();
+      ManifestFile whole = ManifestFile.decode(bytes);
+
+      ManifestFile.TransactionPart part = ManifestFile.decodeTransactionPart(bytes);
+
+      assertThat(part.version()).isEqualTo(whole.version());
+      assertThat(part.transactionFile()).isEqualTo(whole.manifest().getTransactionFile());
+      assertThat(part.transaction()).isEqualTo(whole.transaction());
+    }
+  }
+
+  @Test
+  void theTransactionPartChecksTheFramingAndTheFieldsItReads() {
+    byte[] badMagic = validFile();
+    badMagic[badMagic.length - 1] = 'D';
+    assertThatThrownBy(() -> ManifestFile.decodeTransactionPart(badMagic))
+        .isInstanceOf(CorruptManifestException.class).hasMessageContaining("magic number does not match");
+    byte[] badOffset = fileWithRawManifest(manifest().toBuilder().setTransactionSection(0).build());
+    assertThatThrownBy(() -> ManifestFile.decodeTransactionPart(badOffset))
+        .isInstanceOf(CorruptManifestException.class).hasMessageContaining("transaction_section offset 0");
+    byte[] garbage = new byte[12];
+    Arrays.fill(garbage, (byte) 0xFF);
+    byte[] bytes = ByteBuffer.allocate(4 + garbage.length + 16).order(ByteOrder.LITTLE_ENDIAN)
+        .putInt(garbage.length).put(garbage)
+        .putLong(0).putShort((short) 0).putShort((short) 2).put("LANC".getBytes()).array();
+    assertThatThrownBy(() -> ManifestFile.decodeTransactionPart(bytes))
+        .isInstanceOf(CorruptManifestException.class).hasMessageContaining("Manifest message does not decode");
+  }
+
+  @Test
   void rejectsFilesShorterThanTheFooter() {
     assertThatThrownBy(() -> ManifestFile.decode(new byte[10]))
         .isInstanceOf(CorruptManifestException.class)

@@ -146,9 +146,11 @@ public final class CreateTableVersion {
           "'" + request.manifestPath() + "' has " + bytes.length + " bytes, the request says "
               + request.size().getAsLong());
     }
-    ManifestFile staged;
+    // Only its version and transaction are read: the lane builds the version from the transaction, so decoding the
+    // staged snapshot's fragments would cost a commit as much as the table is large.
+    ManifestFile.TransactionPart staged;
     try {
-      staged = ManifestFile.decode(bytes);
+      staged = ManifestFile.decodeTransactionPart(bytes);
     } catch (RuntimeException e) {
       throw new InvalidCommitRequestException("Staged manifest is not a Lance manifest", e.getMessage());
     }
@@ -197,7 +199,8 @@ public final class CreateTableVersion {
   }
 
   /** The staged manifest's transaction: inline, else the {@code .txn} file it names. */
-  private static Transaction transactionOf(TableOperations ops, ManifestFile staged, String manifestPath) {
+  private static Transaction transactionOf(TableOperations ops, ManifestFile.TransactionPart staged,
+      String manifestPath) {
     VersionTransaction found = ops.lookupTransaction(staged);
     String file = found.fileName();
     return switch (found.source()) {

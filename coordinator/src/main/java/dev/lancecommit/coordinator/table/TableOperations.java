@@ -464,10 +464,16 @@ public final class TableOperations {
 
   /** The transaction that made the version of {@code file}: its inline copy, else the {@code .txn} file it names. */
   public VersionTransaction lookupTransaction(ManifestFile file) {
+    return lookupTransaction(new ManifestFile.TransactionPart(file.version(), file.manifest().getTransactionFile(),
+        file.transaction()));
+  }
+
+  /** {@link #lookupTransaction(ManifestFile)} from the part of a manifest file that names its transaction. */
+  public VersionTransaction lookupTransaction(ManifestFile.TransactionPart file) {
     if (file.transaction().isPresent()) {
       return new VersionTransaction(VersionTransaction.Source.INLINE, file.transaction().get(), "", null);
     }
-    String name = file.manifest().getTransactionFile();
+    String name = file.transactionFile();
     if (name.isEmpty()) {
       return new VersionTransaction(VersionTransaction.Source.NO_TRANSACTION, null, name, null);
     }
