@@ -50,6 +50,11 @@ public class ForwardingObjectStore implements ObjectStore {
   }
 
   @Override
+  public List<ObjectInfo> listFirst(String prefix, int maxKeys) {
+    return delegate.listFirst(prefix, maxKeys);
+  }
+
+  @Override
   public List<String> listDirectory(String prefix) {
     return delegate.listDirectory(prefix);
   }

@@ -97,6 +97,11 @@ public final class ObservedObjectStore implements ObjectStore {
   }
 
   @Override
+  public List<ObjectInfo> listFirst(String prefix, int maxKeys) {
+    return call("list", prefix, () -> delegate.listFirst(prefix, maxKeys), none -> false);
+  }
+
+  @Override
   public List<String> listDirectory(String prefix) {
     return call("list_directory", prefix, () -> delegate.listDirectory(prefix), none -> false);
   }

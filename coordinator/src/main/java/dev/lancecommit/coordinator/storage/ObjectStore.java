@@ -82,6 +82,15 @@ public interface ObjectStore extends AutoCloseable {
   List<ObjectInfo> list(String prefix);
 
   /**
+   * The first {@code maxKeys} objects under {@code prefix} (recursively) in key order: on a store that lists in key
+   * order one request however many objects follow (S3 {@code max-keys}); by default the whole listing, cut.
+   */
+  default List<ObjectInfo> listFirst(String prefix, int maxKeys) {
+    List<ObjectInfo> all = list(prefix);
+    return all.size() <= maxKeys ? all : List.copyOf(all.subList(0, maxKeys));
+  }
+
+  /**
    * Names of the immediate children under {@code prefix/}: objects and "directories" (common prefixes, without a
    * trailing '/'), sorted. Empty when there is none.
    */

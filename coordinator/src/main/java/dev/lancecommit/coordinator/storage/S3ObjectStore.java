@@ -238,6 +238,31 @@ public final class S3ObjectStore implements ObjectStore {
   }
 
   @Override
+  public List<ObjectInfo> listFirst(String prefix, int maxKeys) {
+    if (maxKeys < 1) {
+      throw new IllegalArgumentException("maxKeys must be positive: " + maxKeys);
+    }
+    String dir = ObjectKeys.normalizePrefix(prefix);
+    ListObjectsV2Request request = ListObjectsV2Request.builder()
+        .bucket(bucket)
+        .prefix(dir.isEmpty() ? null : dir + "/")
+        .maxKeys(maxKeys)
+        .build();
+    List<ObjectInfo> found = new ArrayList<>();
+    try {
+      for (S3Object object : client.listObjectsV2(request).contents()) {
+        if (!object.key().endsWith("/")) {
+          found.add(new ObjectInfo(object.key(), object.size(), object.lastModified()));
+        }
+      }
+    } catch (SdkException e) {
+      throw S3Failures.onRead("list", uriOf(dir), e);
+    }
+    found.sort(Comparator.comparing(ObjectInfo::key));
+    return List.copyOf(found);
+  }
+
+  @Override
   public List<String> listDirectory(String prefix) {
     String dir = ObjectKeys.normalizePrefix(prefix);
     String s3Prefix = dir.isEmpty() ? "" : dir + "/";

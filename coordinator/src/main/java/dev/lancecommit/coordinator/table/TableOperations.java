@@ -58,6 +58,8 @@ import org.slf4j.LoggerFactory;
 public final class TableOperations {
   /** Lance's best-effort pointer to the latest version, {@code {"version":N}}, kept on unordered stores. */
   static final String VERSION_HINT = "latest_version_hint.json";
+  /** Keys read to find the newest V2 manifest on an ordered store (staged manifests of later versions come first). */
+  private static final int NEWEST_LISTING_KEYS = 50;
   private static final Pattern HINT_VERSION = Pattern.compile("\"version\"\\s*:\\s*([0-9]{1,18})");
   private static final Logger LOG = LoggerFactory.getLogger(TableOperations.class);
   /** Between read-backs and create retries of a manifest write whose outcome is unknown (attempts: options). */
@@ -375,8 +377,9 @@ public final class TableOperations {
   /**
    * The latest version's manifest, found without listing every version where the store allows it: on stores that
    * list unordered (local file systems, where a listing walks every manifest) upward from
-   * {@code latest_version_hint.json}, one HEAD per step, as Lance's own readers do; otherwise, or without a usable
-   * hint, from a listing. Like Lance's readers it trusts that the versions above the hint are contiguous: versions
+   * {@code latest_version_hint.json}, one HEAD per step, as Lance's own readers do; on stores that list in key order,
+   * for a table named by the V2 scheme (whose names sort newest first), from the first keys of a listing; otherwise,
+   * or without a usable hint, from a listing of every version. Like Lance's readers it trusts that the versions above the hint are contiguous: versions
    * deleted just above a stale hint could make it answer an older version, which a writer building on it finds out
    * at its commit (a conflict check), never as a wrong answer about a commit.
    */
@@ -391,9 +394,35 @@ public final class TableOperations {
         }
         return found;
       }
+    } else {
+      Optional<VersionFile> newest = newestV2VersionFile();
+      if (newest.isPresent()) {
+        return newest;
+      }
     }
     List<VersionFile> all = versionFiles();
     return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
+  }
+
+  /**
+   * On a store that lists in key order: the newest version of a table named by the V2 scheme, from the first keys
+   * under {@code _versions/} (the V2 name of a later version sorts first; staged manifests of later versions may come
+   * before it). Empty when those keys hold no V2 manifest, or any V1 one: then only a whole listing can tell.
+   */
+  private Optional<VersionFile> newestV2VersionFile() {
+    String dir = location.key(ManifestNaming.VERSIONS_DIR);
+    for (ObjectInfo info : location.store().listFirst(dir, NEWEST_LISTING_KEYS)) {
+      String name = info.key().substring(dir.length() + 1);
+      Optional<ManifestNaming.ParsedName> parsed = name.indexOf('/') >= 0 ? Optional.empty() : ManifestNaming.parse(name);
+      if (parsed.isPresent()) {
+        if (parsed.get().scheme() != ManifestNaming.Scheme.V2) {
+          return Optional.empty();
+        }
+        return Optional.of(new VersionFile(parsed.get().version(), location.store().uriOf(info.key()), info.size(),
+            info.lastModified()));
+      }
+    }
+    return Optional.empty();
   }
 
   private OptionalLong readVersionHint() {

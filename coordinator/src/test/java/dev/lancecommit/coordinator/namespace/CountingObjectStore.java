@@ -67,6 +67,14 @@ final class CountingObjectStore extends ForwardingObjectStore {
   }
 
   @Override
+  public List<ObjectInfo> listFirst(String prefix, int maxKeys) {
+    count("list", 1);
+    List<ObjectInfo> result = delegate.listFirst(prefix, maxKeys);
+    count("listedKeys", result.size());
+    return result;
+  }
+
+  @Override
   public List<String> listDirectory(String prefix) {
     count("listDirectory", 1);
     List<String> result = delegate.listDirectory(prefix);

@@ -133,6 +133,18 @@ abstract class ObjectStoreContractTest {
   }
 
   @Test
+  void listFirstReturnsTheFirstKeysInOrder() {
+    for (String k : List.of("t/b/2", "t/a", "t/c/d/e", "t/b/1", "tx/not-under-t", "t0")) {
+      store().put(key(k), bytes(k + "!"));
+    }
+
+    assertThat(store().listFirst(key("t"), 2)).extracting(ObjectInfo::key).containsExactly(key("t/a"), key("t/b/1"));
+    assertThat(store().listFirst(key("t"), 2)).extracting(ObjectInfo::size).containsExactly(4L, 6L);
+    assertThat(store().listFirst(key("t"), 10)).isEqualTo(store().list(key("t")));
+    assertThat(store().listFirst(key("nothing-here"), 3)).isEmpty();
+  }
+
+  @Test
   void listOfAbsentPrefixOrOfAnObjectIsEmpty() {
     store().put(key("only"), bytes("x"));
     assertThat(store().list(key("nothing-here"))).isEmpty();
