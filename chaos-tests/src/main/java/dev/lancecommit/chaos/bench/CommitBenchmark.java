@@ -153,7 +153,11 @@ public final class CommitBenchmark {
 
   private static MatrixReport.Row runOne(Workload workload, String system, Cell cell) {
     try {
-      return MatrixReport.Row.of(cell, workload.run(system, cell));
+      RunResult result = workload.run(system, cell);
+      if (!result.failureKinds().isEmpty()) {
+        log("failed commits by kind (" + system + "): " + result.failureKinds());
+      }
+      return MatrixReport.Row.of(cell, result);
     } catch (Exception e) {
       log("run " + cell.name() + " (" + system + ") failed: " + e);
       RunResult failed = new RunResult(system);
