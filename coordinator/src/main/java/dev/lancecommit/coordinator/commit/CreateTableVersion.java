@@ -283,17 +283,30 @@ public final class CreateTableVersion {
 
   /** Removes the staged file and describes the version; blocking. */
   public Created finish(Staged staged, long version) {
+    removeStaged(staged);
+    return describe(staged, version);
+  }
+
+  /**
+   * Removes the staged manifest (best effort: one left behind is a file no manifest names, as after a failed Lance
+   * commit); blocking. Independent of {@link #describe}, so a caller may run the two side by side.
+   */
+  public void removeStaged(Staged staged) {
+    try {
+      staged.ops.deleteStagedManifest(staged.request.stagedName());
+    } catch (StoreException e) {
+      LOG.warn("Version of {} committed; its staged manifest {} was not removed: {}", staged.table.joinedId(),
+          staged.request.stagedName(), e.toString());
+    }
+  }
+
+  /** Describes the version as created (its manifest's size and write time); blocking. */
+  public Created describe(Staged staged, long version) {
     TableOperations ops = staged.ops;
     ManifestNaming.Scheme scheme = staged.request.scheme();
     String manifestUri = ops.manifestUri(version, scheme);
     ObjectInfo manifest = ops.manifestInfo(version, scheme).orElseThrow(() ->
         new StoreException("Version " + version + " was committed but its manifest " + manifestUri + " is missing"));
-    try {
-      ops.deleteStagedManifest(staged.request.stagedName());
-    } catch (StoreException e) {
-      LOG.warn("Version {} of {} committed; its staged manifest {} was not removed: {}", version,
-          staged.table.joinedId(), staged.request.stagedName(), e.toString());
-    }
     Optional<String> eTag = Optional.empty();
     if (version != staged.request.version()) {
       LOG.debug("Transaction {} staged as version {} of {} landed as version {}", staged.transaction.getUuid(),

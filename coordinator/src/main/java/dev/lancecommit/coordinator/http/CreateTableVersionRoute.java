@@ -64,9 +64,23 @@ final class CreateTableVersionRoute {
       CloneSourceAccess.require(access, caller, catalog, staged.transaction().toByteArray());
       return new Submitted(staged, service.commit(staged, caller.name()));
     }).compose(submitted -> Future.fromCompletionStage(submitted.version, ctx.vertx().getOrCreateContext())
-            .compose(version -> blocking.run(() -> service.finish(submitted.staged, version))))
+            .compose(version -> finish(service, submitted.staged, version)))
         .onSuccess(created -> Responses.json(ctx, json(created)))
         .onFailure(ctx::fail);
+  }
+
+  /**
+   * Describes the version created and removes the staged manifest side by side (two store requests, each a round
+   * trip on an object store); answers once both are done, so the staged file is gone when the client hears back.
+   */
+  private Future<CreateTableVersion.Created> finish(CreateTableVersion service, CreateTableVersion.Staged staged,
+      long version) {
+    Future<CreateTableVersion.Created> described = blocking.run(() -> service.describe(staged, version));
+    Future<Void> removed = blocking.run(() -> {
+      service.removeStaged(staged);
+      return null;
+    });
+    return Future.all(described, removed).map(done -> described.result());
   }
 
   /**
