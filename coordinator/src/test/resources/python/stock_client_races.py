@@ -11,7 +11,7 @@ back for every namespace operation). Two tables:
   there, backs off, reloads, rebases and stages the next version, which lands.
 - NAMESPACE_PREFIX_ingest (also managed_versioning.appends_on_latest=true): the coordinator lands A's Append on the
   latest version in one request. pylance takes the answered location and keeps the manifest it staged. A then deletes
-  rows through the Dataset it got back, which calls the other writer's fragment by the id of its own.
+  and updates rows through the Dataset it got back, which calls the other writer's fragment by the id of its own.
 
 And twice more ("_lagging"), with A committing from read version 1 after another writer made version 2 (what a
 writer that keeps its read version does under concurrency): pylance loads version 2, stages version 3 with its
@@ -102,6 +102,11 @@ def race(url, namespace, properties, stale_delete=False):
         except Exception as e:  # the coordinator refuses it; pylance reports the failed commit
             seen["stale_delete"] = "refused: " + type(e).__name__ + ": " + str(e).split("\n")[0][:300]
         seen["stale_delete_created"] = racing.created[len(seen["created"]):]
+        try:
+            returned.update({"value": "'changed'"}, where="id = 12")
+            seen["stale_update"] = "committed"
+        except Exception as e:
+            seen["stale_update"] = "refused: " + type(e).__name__ + ": " + str(e).split("\n")[0][:300]
     reopened = lance.dataset(namespace_client=plain, table_id=table_id)
     seen["reopened_version"] = reopened.version
     seen["reopened_ids"] = ids_of(reopened)

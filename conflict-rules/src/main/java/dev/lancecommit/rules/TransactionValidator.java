@@ -120,7 +120,7 @@ public final class TransactionValidator {
           Transaction.Delete delete = txn.getDelete();
           checkFiles(delete.getUpdatedFragmentsList(), currentSchema(), Set.of(), existing);
           checkUniqueIds(delete.getUpdatedFragmentsList(), "Delete.updated_fragments");
-          checkKeepsDataFiles(delete.getUpdatedFragmentsList());
+          checkKeepsDataFiles(delete.getUpdatedFragmentsList(), "Delete");
         }
         case OVERWRITE -> checkOverwrite(txn.getOverwrite());
         case CREATE_INDEX -> {
@@ -233,6 +233,10 @@ public final class TransactionValidator {
     private void checkUpdate(Transaction.Update update) {
       checkUniqueIds(update.getUpdatedFragmentsList(), "Update.updated_fragments");
       checkFiles(update.getUpdatedFragmentsList(), currentSchema(), Set.of(), existing);
+      if (update.getUpdateMode() == Transaction.UpdateMode.REWRITE_ROWS) {
+        // rows move to new fragments; the fragments they leave only gain deletions, as in a Delete
+        checkKeepsDataFiles(update.getUpdatedFragmentsList(), "Update");
+      }
       checkNewFragments(update.getNewFragmentsList(), "Update");
       checkFiles(update.getNewFragmentsList(), currentSchema(), Set.of(), existing);
       checkExplicitIds(update.getNewFragmentsList(), true);
@@ -259,12 +263,13 @@ public final class TransactionValidator {
     }
 
     /**
-     * A Delete only marks rows deleted: each fragment it updates keeps the data files and the row count it has in the
-     * table. One that names other files was built on another table's fragment of that id (e.g. through a stale
-     * Dataset object whose fragment ids were given to other writers' fragments); applied, it would drop that
-     * fragment's rows. A fragment gone from the table is the conflict rules' to judge.
+     * A Delete (and an Update that rewrites rows) only marks rows deleted in the fragments it updates: each keeps the
+     * data files and the row count it has in the table. One that names other files was built on another table's
+     * fragment of that id (e.g. through a stale Dataset object whose fragment ids were given to other writers'
+     * fragments); applied, it would drop that fragment's rows. A fragment gone from the table is the conflict rules'
+     * to judge.
      */
-    private void checkKeepsDataFiles(List<DataFragment> updated) {
+    private void checkKeepsDataFiles(List<DataFragment> updated, String operation) {
       for (DataFragment fragment : updated) {
         DataFragment current = existing.get(fragment.getId());
         if (current == null) {
@@ -275,10 +280,10 @@ public final class TransactionValidator {
         boolean rowsDiffer = fragment.getPhysicalRows() > 0 && current.getPhysicalRows() > 0
             && fragment.getPhysicalRows() != current.getPhysicalRows();
         if (!ours.equals(theirs) || rowsDiffer) {
-          throw new InvalidTransactionException("Delete updates fragment " + fragment.getId() + " as " + ours + " ("
-              + fragment.getPhysicalRows() + " rows), but in version " + latest.version() + " that fragment is "
-              + theirs + " (" + current.getPhysicalRows() + " rows): a Delete changes only a fragment's deletion file;"
-              + " was the transaction built on a stale copy of the table?");
+          throw new InvalidTransactionException(operation + " updates fragment " + fragment.getId() + " as " + ours
+              + " (" + fragment.getPhysicalRows() + " rows), but in version " + latest.version() + " that fragment is "
+              + theirs + " (" + current.getPhysicalRows() + " rows): a " + operation + " changes only a fragment's"
+              + " deletion file; was the transaction built on a stale copy of the table?");
         }
       }
     }

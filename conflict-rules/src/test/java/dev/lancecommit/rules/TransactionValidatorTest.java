@@ -176,6 +176,20 @@ class TransactionValidatorTest {
   }
 
   @Test
+  void anUpdateThatRewritesRowsKeepsTheDataFilesOfTheFragmentsItUpdates() {
+    DataFragment stale = withDeletions(DataFragment.newBuilder().setId(2).setPhysicalRows(10)
+        .addFiles(file("mine.lance", 0, 1, 2, 3)).build(), 5, 1);
+    DataFragment moved = newFragment("moved", 1);
+    Transaction.Update.Builder rows = Transaction.Update.newBuilder().addNewFragments(moved)
+        .setUpdateMode(Transaction.UpdateMode.REWRITE_ROWS);
+
+    assertThatCode(() -> TransactionValidator.validate(txn(5).setUpdate(rows.clone()
+        .addUpdatedFragments(withDeletions(fragment(2, 10), 5, 1))).build(), LATEST)).doesNotThrowAnyException();
+    assertInvalid(txn(5).setUpdate(rows.clone().addUpdatedFragments(stale)).build(), LATEST,
+        "Update updates fragment 2 as [mine.lance]");
+  }
+
+  @Test
   void duplicateFragmentIdsAreRefused() {
     DataFragment three = newFragment("a", 1).toBuilder().setId(3).build();
     assertInvalid(append(5, three, three.toBuilder().setFiles(0, file("b.lance", 0)).build()), LATEST,

@@ -161,11 +161,7 @@ class ManifestFileTest {
     byte[] badOffset = fileWithRawManifest(manifest().toBuilder().setTransactionSection(0).build());
     assertThatThrownBy(() -> ManifestFile.decodeTransactionPart(badOffset))
         .isInstanceOf(CorruptManifestException.class).hasMessageContaining("transaction_section offset 0");
-    byte[] garbage = new byte[12];
-    Arrays.fill(garbage, (byte) 0xFF);
-    byte[] bytes = ByteBuffer.allocate(4 + garbage.length + 16).order(ByteOrder.LITTLE_ENDIAN)
-        .putInt(garbage.length).put(garbage)
-        .putLong(0).putShort((short) 0).putShort((short) 2).put("LANC".getBytes()).array();
+    byte[] bytes = fileWithUndecodableManifest();
     assertThatThrownBy(() -> ManifestFile.decodeTransactionPart(bytes))
         .isInstanceOf(CorruptManifestException.class).hasMessageContaining("Manifest message does not decode");
   }
@@ -209,11 +205,7 @@ class ManifestFileTest {
 
   @Test
   void rejectsAManifestMessageThatDoesNotDecode() {
-    byte[] garbage = new byte[12];
-    Arrays.fill(garbage, (byte) 0xFF);
-    byte[] bytes = ByteBuffer.allocate(4 + garbage.length + 16).order(ByteOrder.LITTLE_ENDIAN)
-        .putInt(garbage.length).put(garbage)
-        .putLong(0).putShort((short) 0).putShort((short) 2).put("LANC".getBytes()).array();
+    byte[] bytes = fileWithUndecodableManifest();
     assertThatThrownBy(() -> ManifestFile.decode(bytes))
         .isInstanceOf(CorruptManifestException.class)
         .hasMessageContaining("Manifest message does not decode");
@@ -260,6 +252,15 @@ class ManifestFileTest {
   }
 
   /** A file holding only a manifest block, with whatever offsets the given manifest has. */
+  /** A well-framed file whose Manifest block is twelve 0xFF bytes. */
+  private static byte[] fileWithUndecodableManifest() {
+    byte[] garbage = new byte[12];
+    Arrays.fill(garbage, (byte) 0xFF);
+    return ByteBuffer.allocate(4 + garbage.length + 16).order(ByteOrder.LITTLE_ENDIAN)
+        .putInt(garbage.length).put(garbage)
+        .putLong(0).putShort((short) 0).putShort((short) 2).put("LANC".getBytes()).array();
+  }
+
   private static byte[] fileWithRawManifest(Manifest manifest) {
     byte[] body = manifest.toByteArray();
     return ByteBuffer.allocate(4 + body.length + 16).order(ByteOrder.LITTLE_ENDIAN)

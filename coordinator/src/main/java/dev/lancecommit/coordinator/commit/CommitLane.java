@@ -357,7 +357,8 @@ final class CommitLane {
               && Long.compareUnsigned(txn.getReadVersion(), base.latestVersion()) <= 0) {
             requireOnlyAppends(txn, ops.committedSince(base, txn.getReadVersion()));
           }
-          verdict = notYetItsVersion(member.request, txn, base) ? new Verdict.Ahead() : group.offer(member.candidate(txn));
+          verdict = notYetItsVersion(member.request, txn, base)
+              ? new Verdict.Ahead() : group.offer(member.candidate(txn));
         } catch (RuntimeException e) {
           answer(member, e);
           continue;

@@ -24,9 +24,10 @@ import java.util.function.Function;
 
 /**
  * ListTableVersions ({@code POST /v1/table/{id}/version/list}, also accepted as GET) and DescribeTableVersion, read
- * from the table's {@code _versions/} (DescribeTableVersion and the newest version alone by the manifest's name, without
- * listing): the manifest's path in its store ({@link StorePaths}: the key below
- * the bucket on S3, the file path for local tables), size and the time the store wrote it ({@code timestamp_millis}). Ascending by default; {@code descending=true} lists newest first. Both need read.
+ * from the table's {@code _versions/} (one version, and the newest alone, without listing every version): the
+ * manifest's path in its store ({@link StorePaths}: the key below the bucket on S3, the file path for local tables),
+ * size and the time the store wrote it ({@code timestamp_millis}). Ascending by default; {@code descending=true} lists
+ * newest first. Both need read.
  * With the spec's {@code branch} (query or body), the branch's own {@code tree/{branch}/_versions/} is listed; an
  * unknown branch is 404/22. Version records deleted with BatchDeleteTableVersions are no longer listed.
  */
