@@ -123,6 +123,10 @@ public final class Coordinator implements AutoCloseable {
       Observability observability = openTelemetry == null ? Observability.start(observabilityConfig)
           : Observability.start(observabilityConfig, openTelemetry);
       resources.push(observability);
+      // Vert.x configures the registry when it starts: before any meter is registered (Observability explains why).
+      Vertx vertx = Vertx.vertx(observability.vertxOptions());
+      resources.push(() -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+      observability.registerProcessMeters();
       if (vendor != null) {
         vendor = observability.credentialVendor(vendor);
         resources.push(vendor);
@@ -246,8 +250,6 @@ public final class Coordinator implements AutoCloseable {
             ? new Readiness.Check(Readiness.Check.UP, true, "member of " + clusterConfig.group())
             : new Readiness.Check("joining", true, "joining group " + clusterConfig.group()));
       }
-      Vertx vertx = Vertx.vertx(observability.vertxOptions());
-      resources.push(() -> vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
       ClusterOptions clusterOptions = member == null ? null : ClusterOptions.of(member, clusterConfig);
       // Batches hold the lanes themselves. In cluster mode a batch is coordinated by the instance that received it
       // (ClusterRouting sends one whose tables a single other instance owns there): the lanes of tables owned

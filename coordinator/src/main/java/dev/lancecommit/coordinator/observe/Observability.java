@@ -56,7 +56,7 @@ public final class Observability implements AutoCloseable {
   private final MeterRegistry registry;
   private final Telemetry telemetry;
   private final Tracer tracer;
-  private final JvmGcMetrics gcMetrics;
+  private JvmGcMetrics gcMetrics;
   private final String vertxRegistryName = "lcc-" + UUID.randomUUID();
 
   private Observability(ObservabilityConfig config, Telemetry telemetry) {
@@ -66,20 +66,30 @@ public final class Observability implements AutoCloseable {
     if (config.metricsEnabled()) {
       prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       registry = prometheus;
-      new ClassLoaderMetrics().bindTo(registry);
-      new JvmMemoryMetrics().bindTo(registry);
-      gcMetrics = new JvmGcMetrics();
-      gcMetrics.bindTo(registry);
-      new JvmThreadMetrics().bindTo(registry);
-      new ProcessorMetrics().bindTo(registry);
-      new UptimeMetrics().bindTo(registry);
-      new FileDescriptorMetrics().bindTo(registry);
-      registerZeroSeries();
     } else {
       prometheus = null;
       registry = new CompositeMeterRegistry(); // no registry inside: every meter is a no-op
-      gcMetrics = null;
     }
+  }
+
+  /**
+   * Registers the JVM and process meters and the zero series of rare events. Called once the Vert.x instance built
+   * from {@link #vertxOptions} exists: Vert.x configures a meter filter on the registry when it starts, and a filter
+   * configured after a meter was registered does not apply to that meter (Micrometer warns about it).
+   */
+  public synchronized void registerProcessMeters() {
+    if (prometheus == null || gcMetrics != null) {
+      return;
+    }
+    new ClassLoaderMetrics().bindTo(registry);
+    new JvmMemoryMetrics().bindTo(registry);
+    gcMetrics = new JvmGcMetrics();
+    gcMetrics.bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+    registerZeroSeries();
   }
 
   /**
@@ -193,7 +203,7 @@ public final class Observability implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     if (gcMetrics != null) {
       gcMetrics.close();
     }
