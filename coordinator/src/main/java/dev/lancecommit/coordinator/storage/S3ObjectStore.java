@@ -217,18 +217,10 @@ public final class S3ObjectStore implements ObjectStore {
   @Override
   public List<ObjectInfo> list(String prefix) {
     String dir = ObjectKeys.normalizePrefix(prefix);
-    ListObjectsV2Request request = ListObjectsV2Request.builder()
-        .bucket(bucket)
-        .prefix(dir.isEmpty() ? null : dir + "/")
-        .build();
     List<ObjectInfo> found = new ArrayList<>();
     try {
-      for (ListObjectsV2Response page : client.listObjectsV2Paginator(request)) {
-        for (S3Object object : page.contents()) {
-          if (!object.key().endsWith("/")) { // skip "directory marker" objects
-            found.add(new ObjectInfo(object.key(), object.size(), object.lastModified()));
-          }
-        }
+      for (ListObjectsV2Response page : client.listObjectsV2Paginator(listRequest(dir).build())) {
+        addObjects(page.contents(), found);
       }
     } catch (SdkException e) {
       throw S3Failures.onRead("list", uriOf(dir), e);
@@ -243,23 +235,27 @@ public final class S3ObjectStore implements ObjectStore {
       throw new IllegalArgumentException("maxKeys must be positive: " + maxKeys);
     }
     String dir = ObjectKeys.normalizePrefix(prefix);
-    ListObjectsV2Request request = ListObjectsV2Request.builder()
-        .bucket(bucket)
-        .prefix(dir.isEmpty() ? null : dir + "/")
-        .maxKeys(maxKeys)
-        .build();
     List<ObjectInfo> found = new ArrayList<>();
     try {
-      for (S3Object object : client.listObjectsV2(request).contents()) {
-        if (!object.key().endsWith("/")) {
-          found.add(new ObjectInfo(object.key(), object.size(), object.lastModified()));
-        }
-      }
+      addObjects(client.listObjectsV2(listRequest(dir).maxKeys(maxKeys).build()).contents(), found);
     } catch (SdkException e) {
       throw S3Failures.onRead("list", uriOf(dir), e);
     }
     found.sort(Comparator.comparing(ObjectInfo::key));
     return List.copyOf(found);
+  }
+
+  /** A recursive listing of everything under {@code dir} (a normalized prefix; empty for the whole bucket). */
+  private ListObjectsV2Request.Builder listRequest(String dir) {
+    return ListObjectsV2Request.builder().bucket(bucket).prefix(dir.isEmpty() ? null : dir + "/");
+  }
+
+  private static void addObjects(List<S3Object> objects, List<ObjectInfo> found) {
+    for (S3Object object : objects) {
+      if (!object.key().endsWith("/")) { // skip "directory marker" objects
+        found.add(new ObjectInfo(object.key(), object.size(), object.lastModified()));
+      }
+    }
   }
 
   @Override

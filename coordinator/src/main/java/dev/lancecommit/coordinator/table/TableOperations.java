@@ -364,12 +364,8 @@ public final class TableOperations {
     String dir = location.key(ManifestNaming.VERSIONS_DIR);
     TreeMap<Long, VersionFile> byVersion = new TreeMap<>();
     for (ObjectInfo info : location.store().list(dir)) {
-      String name = info.key().substring(dir.length() + 1);
-      if (name.indexOf('/') >= 0) {
-        continue;
-      }
-      ManifestNaming.parse(name).ifPresent(parsed -> byVersion.putIfAbsent(parsed.version(), new VersionFile(
-          parsed.version(), location.store().uriOf(info.key()), info.size(), info.lastModified())));
+      manifestName(dir, info).ifPresent(parsed ->
+          byVersion.putIfAbsent(parsed.version(), versionFile(parsed, info)));
     }
     return List.copyOf(byVersion.values());
   }
@@ -379,9 +375,9 @@ public final class TableOperations {
    * list unordered (local file systems, where a listing walks every manifest) upward from
    * {@code latest_version_hint.json}, one HEAD per step, as Lance's own readers do; on stores that list in key order,
    * for a table named by the V2 scheme (whose names sort newest first), from the first keys of a listing; otherwise,
-   * or without a usable hint, from a listing of every version. Like Lance's readers it trusts that the versions above the hint are contiguous: versions
-   * deleted just above a stale hint could make it answer an older version, which a writer building on it finds out
-   * at its commit (a conflict check), never as a wrong answer about a commit.
+   * or without a usable hint, from a listing of every version. Like Lance's readers it trusts that the versions above
+   * the hint are contiguous: versions deleted just above a stale hint could make it answer an older version, which a
+   * writer building on it finds out at its commit (a conflict check), never as a wrong answer about a commit.
    */
   public Optional<VersionFile> latestVersionFile() {
     if (location.store().listsUnordered()) {
@@ -412,17 +408,23 @@ public final class TableOperations {
   private Optional<VersionFile> newestV2VersionFile() {
     String dir = location.key(ManifestNaming.VERSIONS_DIR);
     for (ObjectInfo info : location.store().listFirst(dir, NEWEST_LISTING_KEYS)) {
-      String name = info.key().substring(dir.length() + 1);
-      Optional<ManifestNaming.ParsedName> parsed = name.indexOf('/') >= 0 ? Optional.empty() : ManifestNaming.parse(name);
+      Optional<ManifestNaming.ParsedName> parsed = manifestName(dir, info);
       if (parsed.isPresent()) {
-        if (parsed.get().scheme() != ManifestNaming.Scheme.V2) {
-          return Optional.empty();
-        }
-        return Optional.of(new VersionFile(parsed.get().version(), location.store().uriOf(info.key()), info.size(),
-            info.lastModified()));
+        return parsed.get().scheme() == ManifestNaming.Scheme.V2
+            ? Optional.of(versionFile(parsed.get(), info)) : Optional.empty();
       }
     }
     return Optional.empty();
+  }
+
+  /** The main-line manifest an object listed under {@code dir} ({@code _versions/}) is, if it is one. */
+  private static Optional<ManifestNaming.ParsedName> manifestName(String dir, ObjectInfo info) {
+    String name = info.key().substring(dir.length() + 1);
+    return name.indexOf('/') >= 0 ? Optional.empty() : ManifestNaming.parse(name);
+  }
+
+  private VersionFile versionFile(ManifestNaming.ParsedName parsed, ObjectInfo info) {
+    return new VersionFile(parsed.version(), location.store().uriOf(info.key()), info.size(), info.lastModified());
   }
 
   private OptionalLong readVersionHint() {
