@@ -20,10 +20,12 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -44,7 +46,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>Use it as {@code @RegisterExtension static final SeaweedFsFixture WEED = new SeaweedFsFixture();}.
  */
 public final class SeaweedFsFixture implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback,
-    AutoCloseable {
+    LifecycleMethodExecutionExceptionHandler, AutoCloseable {
   public static final String ADMIN_ACCESS_KEY = "lcc-seaweed-admin";
   public static final String ADMIN_SECRET_KEY = "lcc-seaweed-admin-secret";
   public static final String ACCOUNT_ID = "000000000000";
@@ -57,7 +59,8 @@ public final class SeaweedFsFixture implements BeforeAllCallback, BeforeEachCall
       "lancecommit-seaweedfs-sts-test-signing-key-32b".getBytes(StandardCharsets.US_ASCII);
   public static final String STS_ISSUER = "lancecommit-test-sts";
 
-  private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
+  private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration PROBE_CALL_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
   private static final int PORTS = 8;
   private static final int START_ATTEMPTS = 3;
@@ -100,9 +103,10 @@ public final class SeaweedFsFixture implements BeforeAllCallback, BeforeEachCall
   }
 
   /**
-   * Starts SeaweedFS and creates the bucket; does nothing if already started. Free ports are picked, released and
-   * then bound by weed, so another process can take one in between: a weed that exits before it is ready is
-   * started again on new ports (up to {@value #START_ATTEMPTS} times).
+   * Starts SeaweedFS, creates the bucket and waits until an object can be written, read and deleted; does nothing
+   * if already started. Free ports are picked, released and then bound by weed, so another process can take one in
+   * between (weed then exits), and a CI run once saw a weed that answered bucket requests but hung every write: a
+   * weed that exits or is not writable in time is started again on new ports (up to {@value #START_ATTEMPTS} times).
    */
   public synchronized SeaweedFsFixture start() {
     if (process != null) {
@@ -113,17 +117,17 @@ public final class SeaweedFsFixture implements BeforeAllCallback, BeforeEachCall
       try {
         launch(weed);
         createBucketWhenReady(bucket);
+        awaitWritable();
         return this;
       } catch (IOException e) {
         close();
         throw new UncheckedIOException("could not start SeaweedFS", e);
       } catch (RuntimeException e) {
-        boolean exitedEarly = process != null && !process.isAlive();
         String log = log();
         close();
-        if (!exitedEarly || attempt == START_ATTEMPTS) {
-          throw new IllegalStateException("could not start SeaweedFS: " + e.getMessage() + "\n--- weed.log ---\n"
-              + log, e);
+        if (attempt == START_ATTEMPTS) {
+          throw new IllegalStateException("could not start SeaweedFS after " + attempt + " attempts: "
+              + e.getMessage() + "; weed.log: " + logSummary(log) + "\n--- weed.log ---\n" + log, e);
         }
       }
     }
@@ -226,6 +230,15 @@ public final class SeaweedFsFixture implements BeforeAllCallback, BeforeEachCall
   @Override
   public void beforeEach(ExtensionContext context) {
     Assumptions.assumeTrue(weedBinary().isPresent(), SeaweedFsFixture::missingBinaryMessage);
+  }
+
+  /** A class's set-up that fails against a running weed says what weed logged (the report shows only this line). */
+  @Override
+  public void handleBeforeAllMethodExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
+    if (!isRunning()) {
+      throw failure;
+    }
+    throw new IllegalStateException(failure + "; weed.log: " + logSummary(log()), failure);
   }
 
   @Override
@@ -333,6 +346,46 @@ public final class SeaweedFsFixture implements BeforeAllCallback, BeforeEachCall
       }
     }
     throw new IllegalStateException("SeaweedFS S3 was not ready within " + STARTUP_TIMEOUT, last);
+  }
+
+  /** The whole write path (S3 gateway, filer, master's volume assignment, volume server) answers a small object. */
+  private void awaitWritable() {
+    long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+    String key = "lcc-fixture-probe/" + System.nanoTime();
+    RuntimeException last = null;
+    try (S3Client admin = S3Client.builder()
+        .httpClientBuilder(ApacheHttpClient.builder())
+        .endpointOverride(URI.create(endpoint))
+        .region(Region.of(REGION))
+        .forcePathStyle(true)
+        .credentialsProvider(adminCredentials())
+        .overrideConfiguration(o -> o.apiCallTimeout(PROBE_CALL_TIMEOUT))
+        .build()) {
+      while (System.nanoTime() < deadline) {
+        if (!process.isAlive()) {
+          throw new IllegalStateException("weed exited with status " + process.exitValue());
+        }
+        try {
+          admin.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("ready"));
+          String read = admin.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asUtf8String();
+          admin.deleteObject(b -> b.bucket(bucket).key(key));
+          if (read.equals("ready")) {
+            return;
+          }
+        } catch (SdkException e) {
+          last = e;
+          sleep(250);
+        }
+      }
+    }
+    throw new IllegalStateException("SeaweedFS did not accept a write within " + STARTUP_TIMEOUT, last);
+  }
+
+  /** The warning and error lines of a weed log on one line, for a failure's summary. */
+  private static String logSummary(String log) {
+    String lines = log.lines().filter(l -> l.startsWith("E") || l.startsWith("W") || l.contains("rror"))
+        .reduce((a, b) -> a + " | " + b).orElse("(no warnings or errors)");
+    return lines.length() > 1_500 ? "..." + lines.substring(lines.length() - 1_500) : lines;
   }
 
   private void stopProcess() {
