@@ -11,7 +11,8 @@ back for every namespace operation). Two tables:
   there, backs off, reloads, rebases and stages the next version, which lands.
 - NAMESPACE_PREFIX_ingest (also managed_versioning.appends_on_latest=true): the coordinator lands A's Append on the
   latest version in one request. pylance takes the answered location and keeps the manifest it staged. A then deletes
-  and updates rows through the Dataset it got back, which calls the other writer's fragment by the id of its own.
+  and updates rows and compacts the table through the Dataset it got back, which calls the other writer's fragment by
+  the id of its own.
 
 And twice more ("_lagging"), with A committing from read version 1 after another writer made version 2 (what a
 writer that keeps its read version does under concurrency): pylance loads version 2, stages version 3 with its
@@ -107,6 +108,12 @@ def race(url, namespace, properties, stale_delete=False):
             seen["stale_update"] = "committed"
         except Exception as e:
             seen["stale_update"] = "refused: " + type(e).__name__ + ": " + str(e).split("\n")[0][:300]
+        try:
+            # compacts its fragments 0 and 1 (its own rows) into one: applied, the table's fragment 1 would go
+            metrics = returned.optimize.compact_files()
+            seen["stale_compact"] = "committed: %d fragments removed" % metrics.fragments_removed
+        except Exception as e:
+            seen["stale_compact"] = "refused: " + type(e).__name__ + ": " + str(e).split("\n")[0][:300]
     reopened = lance.dataset(namespace_client=plain, table_id=table_id)
     seen["reopened_version"] = reopened.version
     seen["reopened_ids"] = ids_of(reopened)

@@ -195,6 +195,7 @@ public final class TransactionValidator {
         if (group.getOldFragmentsCount() == 0) {
           throw new InvalidTransactionException("Rewrite group has no old fragments");
         }
+        checkRewritesTheTablesFragments(group.getOldFragmentsList());
         // Compaction may carry the fields of the files it rewrites, dropped ones included.
         Set<Integer> carried = new HashSet<>();
         for (DataFragment old : group.getOldFragmentsList()) {
@@ -284,6 +285,31 @@ public final class TransactionValidator {
               + " (" + fragment.getPhysicalRows() + " rows), but in version " + latest.version() + " that fragment is "
               + theirs + " (" + current.getPhysicalRows() + " rows): a " + operation + " changes only a fragment's"
               + " deletion file; was the transaction built on a stale copy of the table?");
+        }
+      }
+    }
+
+    /**
+     * A Rewrite (compaction) reads the fragments it replaces as they are: each old fragment that carries its files
+     * must name the data files and row count the table has under that id. Built through a stale Dataset object, the
+     * ids name other writers' fragments, and applied, the Rewrite would remove their rows and keep the writer's own
+     * twice. A fragment gone from the table, or one whose files changed since the read version, is the conflict
+     * rules' to judge (the lane validates such a transaction against its read version, then checks conflicts first).
+     */
+    private void checkRewritesTheTablesFragments(List<DataFragment> oldFragments) {
+      for (DataFragment old : oldFragments) {
+        DataFragment current = existing.get(old.getId());
+        if (current == null || old.getFilesCount() == 0) {
+          continue;
+        }
+        List<String> named = filePaths(old);
+        List<String> theirs = filePaths(current);
+        boolean rowsDiffer = old.getPhysicalRows() > 0 && current.getPhysicalRows() > 0
+            && old.getPhysicalRows() != current.getPhysicalRows();
+        if (!named.equals(theirs) || rowsDiffer) {
+          throw new InvalidTransactionException("Rewrite replaces fragment " + old.getId() + " as " + named + " ("
+              + old.getPhysicalRows() + " rows), but in version " + latest.version() + " that fragment is " + theirs
+              + " (" + current.getPhysicalRows() + " rows): was the transaction built on a stale copy of the table?");
         }
       }
     }

@@ -190,6 +190,27 @@ class TransactionValidatorTest {
   }
 
   @Test
+  void aRewriteReplacesTheFragmentsTheTableHasUnderThoseIds() {
+    DataFragment compacted = newFragment("compacted", 20);
+    assertThatCode(() -> TransactionValidator.validate(txn(5).setRewrite(Transaction.Rewrite.newBuilder()
+        .addGroups(group(List.of(fragment(0, 10), fragment(2, 10)), List.of(compacted)))).build(), LATEST))
+        .doesNotThrowAnyException();
+    // old fragments named by id only, or gone from the table: left to the conflict rules
+    assertThatCode(() -> TransactionValidator.validate(txn(5).setRewrite(Transaction.Rewrite.newBuilder()
+        .addGroups(group(List.of(DataFragment.newBuilder().setId(0).build(), fragment(7, 10)), List.of(compacted))))
+        .build(), LATEST)).doesNotThrowAnyException();
+    // fragment 2 as a stale Dataset knows it: the writer's own file, which the table calls another id
+    DataFragment stale = DataFragment.newBuilder().setId(2).setPhysicalRows(10)
+        .addFiles(file("mine.lance", 0, 1, 2, 3)).build();
+    assertInvalid(txn(5).setRewrite(Transaction.Rewrite.newBuilder()
+            .addGroups(group(List.of(fragment(0, 10), stale), List.of(compacted)))).build(), LATEST,
+        "Rewrite replaces fragment 2 as [mine.lance]");
+    // the legacy single-group form too, and a changed row count
+    assertInvalid(txn(5).setRewrite(Transaction.Rewrite.newBuilder()
+            .addOldFragments(fragment(2, 12)).addNewFragments(compacted)).build(), LATEST, "(12 rows)");
+  }
+
+  @Test
   void duplicateFragmentIdsAreRefused() {
     DataFragment three = newFragment("a", 1).toBuilder().setId(3).build();
     assertInvalid(append(5, three, three.toBuilder().setFiles(0, file("b.lance", 0)).build()), LATEST,

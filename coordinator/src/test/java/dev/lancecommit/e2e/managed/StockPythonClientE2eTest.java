@@ -62,8 +62,8 @@ class StockPythonClientE2eTest {
    * lands. With {@code managed_versioning.appends_on_latest=true} the Append lands on the latest version in one
    * request, and pylance returns a Dataset built from the manifest it staged: version 2, version 1's rows plus its
    * own, its fragment called 1, which in the table is the other writer's. Moved to the latest version it is right.
-   * A Delete or an Update through that Dataset names the other writer's fragment 1 with its own data file: refused
-   * (applied, it would drop the other writer's rows), nothing written.
+   * A Delete, an Update or a compaction through that Dataset names the other writer's fragment 1 with its own data
+   * file: refused (applied, it would drop the other writer's rows), nothing written.
    * The same when pylance stages the version after the latest one with its transaction's read_version older than
    * that version's predecessor (its commit started from an older version): refused as taken and retried, or landed
    * on the latest version in one request where the table opted in.
@@ -97,7 +97,11 @@ class StockPythonClientE2eTest {
       assertThat(longs(ingest.get("stale_delete_created"))).as("staged on version 3, as the version after it")
           .containsExactly(4L);
       assertThat(ingest.get("stale_update").asText()).as("an Update through the stale Dataset").startsWith("refused");
-      assertThat(ingest.get("reopened_version").asLong()).as("the Delete wrote nothing").isEqualTo(3);
+      assertThat(ingest.get("stale_compact").asText()).as("a compaction through the stale Dataset")
+          .startsWith("refused");
+      assertThat(ingest.get("reopened_version").asLong())
+          .as("the Delete, the Update and the Rewrite wrote nothing (4 is the compaction's ReserveFragments)")
+          .isEqualTo(4);
       assertThat(longs(ingest.get("reopened_ids"))).isEqualTo(all);
       assertThat(longs(ingest.get("reopened_fragment_ids").get("1"))).isEqualTo(ids(100, 110));
       assertThat(longs(ingest.get("returned_checked_out_latest_ids"))).isEqualTo(all);
