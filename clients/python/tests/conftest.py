@@ -83,7 +83,9 @@ class FaultProxy:
     - ``"lost-503"``: forwarded (the commit lands), but the client is told 503/17 "outcome unknown";
     - ``"lost"``: forwarded, then the connection is closed without an answer;
     - ``"503"``: answered 503/17 without forwarding;
-    - ``("429", retry_after)``: answered 429/21 with ``Retry-After: retry_after`` without forwarding.
+    - ``("429", retry_after)``: answered 429/21 with ``Retry-After: retry_after`` without forwarding;
+    - ``("served-by", url)``: forwarded, and the answer names ``url`` as the table's owner (``x-lcc-served-by``), as
+      an instance of a cluster does when it forwarded the commit to the owner.
     """
 
     def __init__(self, target: str) -> None:
@@ -118,7 +120,10 @@ class FaultProxy:
                     return
                 if fault == "lost-503":
                     return self._answer(503, b'{"error":"Commit outcome unknown","code":17}')
-                self._answer(status, answer, {k: v for k, v in headers if k.lower() == "retry-after"})
+                extra = {k: v for k, v in headers if k.lower() == "retry-after"}
+                if isinstance(fault, tuple) and fault[0] == "served-by":
+                    extra["x-lcc-served-by"] = str(fault[1])
+                self._answer(status, answer, extra)
 
             def _answer(self, status: int, body: bytes, headers: Optional[dict] = None) -> None:
                 self.send_response(status)

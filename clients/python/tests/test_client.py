@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import socket
 import time
 
 import lance
@@ -186,6 +187,37 @@ def test_lost_answers_are_resubmitted_with_the_same_bytes(client, namespace, pro
     assert proxy.forwarded_commits == 3 and len(set(proxy.commit_bodies)) == 1
     assert lance.dataset(table.location).version == 2
     assert ids(table.location) == list(range(15))
+
+
+def test_commits_go_straight_to_the_owner_an_answer_names(client, coordinator_url, namespace, proxy):
+    table_id = [namespace, "owned"]
+    table, _ = create(client, table_id)
+    append = lambda c, first: c.append(table_id, write_fragments(rows(first, 1), table.location)).version  # noqa: E731
+
+    routed = CommitClient(proxy.url, retry=FAST_RETRIES)
+    proxy.inject(("served-by", coordinator_url))
+    assert append(routed, 10) == 2
+    assert append(routed, 11) == 3 and append(routed, 12) == 4
+    assert proxy.forwarded_commits == 1  # then straight to the owner
+
+    # an owner that cannot be reached: the commit goes to the configured URL and stays there
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{s.getsockname()[1]}"
+    other = CommitClient(proxy.url, retry=FAST_RETRIES)
+    proxy.inject(("served-by", dead))
+    assert append(other, 13) == 5 and append(other, 14) == 6 and append(other, 15) == 7
+    assert proxy.forwarded_commits == 4
+
+    # never followed when turned off, nor to another scheme
+    off = CommitClient(proxy.url, retry=FAST_RETRIES, route_to_owner=False)
+    proxy.inject(("served-by", coordinator_url))
+    assert append(off, 16) == 8 and append(off, 17) == 9
+    https = CommitClient(proxy.url, retry=FAST_RETRIES)
+    proxy.inject(("served-by", coordinator_url.replace("http://", "https://")))
+    assert append(https, 18) == 10 and append(https, 19) == 11
+    assert proxy.forwarded_commits == 8
+    assert ids(table.location) == list(range(20))
 
 
 def test_throttling_honours_retry_after(client, namespace, proxy):

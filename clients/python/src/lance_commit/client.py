@@ -6,6 +6,7 @@ import base64
 import email.utils
 import json
 import random
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -122,6 +123,12 @@ class CommitClient:
     ``url`` is the coordinator's REST URL; ``api_key`` is sent as ``x-api-key`` and ``token`` as
     ``Authorization: Bearer``. ``storage_options`` are used under the vended ones (which win) when the client itself
     opens a table (``delete``).
+
+    ``route_to_owner`` (on by default): in a cluster, any instance accepts a commit, forwards it to the table's owner
+    and names the owner in its answer (``x-lcc-served-by``); the client then sends that table's commits straight
+    there, saving the hop. An owner it cannot reach is left for a minute and the commit goes to ``url`` (the same
+    transaction is answered at most once). Only URLs of ``url``'s scheme are followed. Turn it off where the
+    instances' advertised URLs are not reachable from the client.
     """
 
     def __init__(
@@ -132,6 +139,7 @@ class CommitClient:
         *,
         retry: RetryPolicy = RetryPolicy(),
         storage_options: Optional[Mapping[str, str]] = None,
+        route_to_owner: bool = True,
     ) -> None:
         parsed = urllib.parse.urlparse(url)
         if parsed.scheme not in ("http", "https") or not parsed.netloc:
@@ -144,6 +152,7 @@ class CommitClient:
             self._headers["Authorization"] = f"Bearer {token}"
         self.retry = retry
         self._storage_options = dict(storage_options or {})
+        self._owners = _TableOwners(self._url, route_to_owner)
 
     # ---- namespace calls
 
@@ -274,15 +283,25 @@ class CommitClient:
         attempts = _Attempts(self.retry)
         uncertain = False
         last = (0, -1, "")
+        table = "$".join(parts)
         while True:
+            target = self._owners.url_for(table)
             try:
-                status, headers, raw = self._send(self._path("table", parts, "commit"), body, content_type)
+                status, headers, raw = self._send(self._path("table", parts, "commit"), body, content_type,
+                                                  base=target)
             except OSError as e:  # no answer: the request may or may not have been processed
+                if target != self._url:
+                    # the owner as last heard of; the configured URL reaches whichever instance owns the table now
+                    self._owners.unreachable(table, target)
+                    uncertain = True
+                    last = (0, -1, f"no answer from the owner {target} ({e})")
+                    continue
                 uncertain = True
                 last = (0, -1, f"no answer ({e})")
                 if attempts.wait(None):
                     continue
                 raise self._unknown(call, parts, request, attempts, last) from e
+            self._owners.answered(table, target, headers.get(_SERVED_BY))
             if status == 200:
                 try:
                     answer = json.loads(raw)
@@ -365,8 +384,9 @@ class CommitClient:
     def _path(self, kind: str, parts: List[str], action: str) -> str:
         return f"/v1/{kind}/{urllib.parse.quote('$'.join(parts), safe='$')}/{action}"
 
-    def _send(self, path: str, body: bytes, content_type: str) -> "tuple[int, Message, str]":
-        request = urllib.request.Request(self._url + path, data=body, method="POST",
+    def _send(self, path: str, body: bytes, content_type: str,
+              base: Optional[str] = None) -> "tuple[int, Message, str]":
+        request = urllib.request.Request((base or self._url) + path, data=body, method="POST",
                                          headers={**self._headers, "Content-Type": content_type})
         try:
             with urllib.request.urlopen(request, timeout=self.retry.request_timeout) as response:
@@ -374,6 +394,60 @@ class CommitClient:
         except urllib.error.HTTPError as e:
             with e:
                 return e.code, e.headers, e.read().decode("utf-8", "replace")
+
+
+_SERVED_BY = "x-lcc-served-by"
+_UNREACHABLE_FOR = 60.0
+_MAX_TABLES = 10_000
+
+
+class _TableOwners:
+    """Where to send a table's commits: the owner an answer named (``x-lcc-served-by``), else the configured URL."""
+
+    def __init__(self, configured: str, enabled: bool) -> None:
+        self._configured = configured
+        self._scheme = urllib.parse.urlparse(configured).scheme.lower()
+        self._enabled = enabled
+        self._owners: Dict[str, str] = {}
+        self._unreachable: Dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def url_for(self, table: str) -> str:
+        if not self._enabled:
+            return self._configured
+        with self._lock:
+            owner = self._owners.get(table)
+            if owner is None:
+                return self._configured
+            until = self._unreachable.get(owner)
+            if until is not None:
+                if time.monotonic() < until:
+                    del self._owners[table]
+                    return self._configured
+                del self._unreachable[owner]
+            return owner
+
+    def answered(self, table: str, sent_to: str, served_by: Optional[str]) -> None:
+        if not self._enabled:
+            return
+        with self._lock:
+            if served_by:
+                owner = served_by.rstrip("/")
+                parsed = urllib.parse.urlparse(owner)
+                if parsed.scheme.lower() == self._scheme and parsed.netloc:
+                    if len(self._owners) >= _MAX_TABLES:
+                        self._owners.clear()
+                    self._owners[table] = owner
+            elif sent_to != self._configured:
+                self._owners.setdefault(table, sent_to)  # the owner answered itself: keep going there
+
+    def unreachable(self, table: str, sent_to: str) -> None:
+        if sent_to == self._configured:
+            return
+        with self._lock:
+            if self._owners.get(table) == sent_to:
+                del self._owners[table]
+            self._unreachable[sent_to] = time.monotonic() + _UNREACHABLE_FOR
 
 
 class _Attempts:

@@ -55,7 +55,8 @@ public final class CommitClient implements AutoCloseable {
   private CommitClient(Builder builder) {
     this.policy = builder.retryPolicy;
     this.storageOptions = Map.copyOf(builder.storageOptions);
-    this.http = new CoordinatorHttp(builder.uri, builder.apiKey, builder.bearerToken, builder.retryPolicy);
+    this.http = new CoordinatorHttp(builder.uri, builder.apiKey, builder.bearerToken, builder.retryPolicy,
+        builder.routeToOwner);
   }
 
   public static Builder builder() {
@@ -279,6 +280,7 @@ public final class CommitClient implements AutoCloseable {
     private Optional<String> bearerToken = Optional.empty();
     private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
     private Map<String, String> storageOptions = Map.of();
+    private boolean routeToOwner = true;
 
     private Builder() {}
 
@@ -319,6 +321,18 @@ public final class CommitClient implements AutoCloseable {
      */
     public Builder storageOptions(Map<String, String> options) {
       this.storageOptions = Map.copyOf(options);
+      return this;
+    }
+
+    /**
+     * Whether commits go straight to the coordinator instance that owns their table once an answer named it (on by
+     * default). In a cluster, the configured URL (e.g. a load balancer) reaches any instance, which forwards a commit
+     * to the table's owner and names it in its answer; going there directly saves that hop. An owner that cannot be
+     * reached is left for a minute and the commit goes to the configured URL. Turn it off where the instances'
+     * advertised URLs are not reachable from the client (the fallback then costs one failed connection a minute).
+     */
+    public Builder routeToOwner(boolean routeToOwner) {
+      this.routeToOwner = routeToOwner;
       return this;
     }
 

@@ -29,10 +29,13 @@ final class CoordinatorHttp {
   private final RetryPolicy policy;
   private final Pacing pacing;
   private final HttpClient http;
+  private final TableOwners owners;
 
-  CoordinatorHttp(URI baseUri, Optional<String> apiKey, Optional<String> bearerToken, RetryPolicy policy) {
+  CoordinatorHttp(URI baseUri, Optional<String> apiKey, Optional<String> bearerToken, RetryPolicy policy,
+      boolean routeToOwner) {
     String base = baseUri.toString();
     this.baseUrl = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+    this.owners = new TableOwners(baseUrl, routeToOwner, java.time.Clock.systemUTC());
     this.apiKey = apiKey;
     this.bearerToken = bearerToken;
     this.policy = policy;
@@ -85,7 +88,6 @@ final class CoordinatorHttp {
    */
   CommitResult commit(TableId table, CommitRequest commit) {
     String call = "CommitTable " + table;
-    HttpRequest request = commitRequest(table, commit);
     Attempts attempts = new Attempts();
     boolean uncertain = false;
     String lastProblem = "";
@@ -93,10 +95,22 @@ final class CoordinatorHttp {
     int lastCode = -1;
     Throwable lastCause = null;
     while (true) {
+      String target = owners.urlFor(table);
       HttpResponse<String> response;
       try {
-        response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        response = http.send(commitRequest(target, table, commit), HttpResponse.BodyHandlers.ofString());
       } catch (IOException e) {
+        if (!target.equals(baseUrl)) {
+          // The table's owner as last heard of: the configured URL reaches whichever instance owns it now. Sent
+          // again at once, the same transaction is answered at most once.
+          owners.unreachable(table, target);
+          uncertain = true;
+          lastProblem = "no answer from the owner " + target + " (" + e + ")";
+          lastStatus = 0;
+          lastCode = -1;
+          lastCause = e;
+          continue;
+        }
         uncertain = true;
         lastProblem = "no answer (" + e + ")";
         lastStatus = 0;
@@ -111,6 +125,7 @@ final class CoordinatorHttp {
         throw unknown(call, table, commit, attempts, "interrupted while waiting for the answer", 0, -1, e);
       }
       int status = response.statusCode();
+      owners.answered(table, target, response.headers().firstValue(TableOwners.SERVED_BY));
       if (status == 200) {
         JsonNode body;
         try {
@@ -159,8 +174,8 @@ final class CoordinatorHttp {
         + commit.transaction().getUuid() + ") is safe and settles it.", status, code, problem, table, commit, cause);
   }
 
-  private HttpRequest commitRequest(TableId table, CommitRequest commit) {
-    HttpRequest.Builder builder = request("/v1/table/" + encode(table) + "/commit");
+  private HttpRequest commitRequest(String target, TableId table, CommitRequest commit) {
+    HttpRequest.Builder builder = request(target, "/v1/table/" + encode(table) + "/commit");
     byte[] transaction = commit.transaction().toByteArray();
     Optional<byte[]> affectedRows = commit.affectedRows();
     if (affectedRows.isEmpty()) {
@@ -175,7 +190,11 @@ final class CoordinatorHttp {
   }
 
   HttpRequest.Builder request(String path) {
-    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrl + path))
+    return request(baseUrl, path);
+  }
+
+  private HttpRequest.Builder request(String target, String path) {
+    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(target + path))
         .timeout(policy.requestTimeout());
     apiKey.ifPresent(key -> builder.header("x-api-key", key));
     bearerToken.ifPresent(token -> builder.header("Authorization", "Bearer " + token));

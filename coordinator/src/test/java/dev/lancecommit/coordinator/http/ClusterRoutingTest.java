@@ -271,6 +271,46 @@ class ClusterRoutingTest {
   }
 
   @Test
+  void theJavaClientSendsATablesCommitsStraightToTheOwnerItWasTold() throws Exception {
+    startOpenCluster();
+    dev.lancecommit.client.TableId table = dev.lancecommit.client.TableId.of("sales", "orders");
+    try (dev.lancecommit.client.CommitClient client = dev.lancecommit.client.CommitClient.builder().uri(a.url)
+        .build()) {
+      assertThat(client.commit(table, txns.create().toByteArray()).version()).isEqualTo(1);
+      assertThat(client.commit(table, txns.append(1).toByteArray()).version()).isEqualTo(2);
+      assertThat(client.commit(table, txns.append(2).toByteArray()).version()).isEqualTo(3);
+      // a's answer named b: from the second commit on, b directly
+      assertThat(a.commitHeaders).hasSize(1);
+      assertThat(b.commitHeaders).extracting(h -> h.containsKey(ForwardSigner.SENDER))
+          .containsExactly(true, false, false);
+
+      own(TABLE, c, 2); // the table moves: b forwards the next commit to c and names it, the one after goes to c
+      assertThat(client.commit(table, txns.append(3).toByteArray()).version()).isEqualTo(4);
+      assertThat(client.commit(table, txns.append(4).toByteArray()).version()).isEqualTo(5);
+      assertThat(b.commitHeaders).hasSize(4);
+      assertThat(c.commitHeaders).extracting(h -> h.containsKey(ForwardSigner.SENDER)).containsExactly(true, false);
+
+      // c goes away and b owns the table again: the commit goes to the configured URL, which forwards it to b
+      own(TABLE, b, 3);
+      c.server.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      instances.remove(c);
+      assertThat(client.commit(table, txns.append(5).toByteArray()).version()).isEqualTo(6);
+      assertThat(a.commitHeaders).hasSize(2);
+      assertThat(b.commitHeaders).hasSize(5);
+      assertThat(client.commit(table, txns.append(6).toByteArray()).version()).isEqualTo(7);
+      assertThat(b.commitHeaders).extracting(h -> h.containsKey(ForwardSigner.SENDER)).endsWith(true, false);
+    }
+    assertThat(latestVersion()).isEqualTo(7);
+
+    try (dev.lancecommit.client.CommitClient client = dev.lancecommit.client.CommitClient.builder().uri(a.url)
+        .routeToOwner(false).build()) {
+      client.commit(table, txns.append(7).toByteArray());
+      client.commit(table, txns.append(8).toByteArray());
+      assertThat(a.commitHeaders).hasSize(4); // both through a
+    }
+  }
+
+  @Test
   void aCommitReachingANonOwnerIsServedByTheOwnerAndAnsweredAsIfLocal() throws Exception {
     startOpenCluster();
     Reply created = commit(a, txns.create());
