@@ -290,14 +290,12 @@ class CommitClient:
                 status, headers, raw = self._send(self._path("table", parts, "commit"), body, content_type,
                                                   base=target)
             except OSError as e:  # no answer: the request may or may not have been processed
+                uncertain = True
+                last = (0, -1, f"no answer from {target} ({e})")
                 if target != self._url:
                     # the owner as last heard of; the configured URL reaches whichever instance owns the table now
                     self._owners.unreachable(table, target)
-                    uncertain = True
-                    last = (0, -1, f"no answer from the owner {target} ({e})")
                     continue
-                uncertain = True
-                last = (0, -1, f"no answer ({e})")
                 if attempts.wait(None):
                     continue
                 raise self._unknown(call, parts, request, attempts, last) from e

@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -272,20 +273,11 @@ public final class TransactionValidator {
      */
     private void checkKeepsDataFiles(List<DataFragment> updated, String operation) {
       for (DataFragment fragment : updated) {
-        DataFragment current = existing.get(fragment.getId());
-        if (current == null) {
-          continue;
-        }
-        List<String> ours = filePaths(fragment);
-        List<String> theirs = filePaths(current);
-        boolean rowsDiffer = fragment.getPhysicalRows() > 0 && current.getPhysicalRows() > 0
-            && fragment.getPhysicalRows() != current.getPhysicalRows();
-        if (!ours.equals(theirs) || rowsDiffer) {
-          throw new InvalidTransactionException(operation + " updates fragment " + fragment.getId() + " as " + ours
-              + " (" + fragment.getPhysicalRows() + " rows), but in version " + latest.version() + " that fragment is "
-              + theirs + " (" + current.getPhysicalRows() + " rows): a " + operation + " changes only a fragment's"
-              + " deletion file; was the transaction built on a stale copy of the table?");
-        }
+        inTableIfOther(fragment).ifPresent(theirs -> {
+          throw new InvalidTransactionException(operation + " updates fragment " + fragment.getId() + " as "
+              + filePaths(fragment) + " (" + fragment.getPhysicalRows() + " rows), " + theirs + ": a " + operation
+              + " changes only a fragment's deletion file; was the transaction built on a stale copy of the table?");
+        });
       }
     }
 
@@ -298,20 +290,34 @@ public final class TransactionValidator {
      */
     private void checkRewritesTheTablesFragments(List<DataFragment> oldFragments) {
       for (DataFragment old : oldFragments) {
-        DataFragment current = existing.get(old.getId());
-        if (current == null || old.getFilesCount() == 0) {
+        if (old.getFilesCount() == 0) {
           continue;
         }
-        List<String> named = filePaths(old);
-        List<String> theirs = filePaths(current);
-        boolean rowsDiffer = old.getPhysicalRows() > 0 && current.getPhysicalRows() > 0
-            && old.getPhysicalRows() != current.getPhysicalRows();
-        if (!named.equals(theirs) || rowsDiffer) {
-          throw new InvalidTransactionException("Rewrite replaces fragment " + old.getId() + " as " + named + " ("
-              + old.getPhysicalRows() + " rows), but in version " + latest.version() + " that fragment is " + theirs
-              + " (" + current.getPhysicalRows() + " rows): was the transaction built on a stale copy of the table?");
-        }
+        inTableIfOther(old).ifPresent(theirs -> {
+          throw new InvalidTransactionException("Rewrite replaces fragment " + old.getId() + " as " + filePaths(old)
+              + " (" + old.getPhysicalRows() + " rows), " + theirs
+              + ": was the transaction built on a stale copy of the table?");
+        });
       }
+    }
+
+    /**
+     * What the table holds under {@code named}'s id, said for a message, when its data files or (known) row count are
+     * not {@code named}'s; empty when they are, or when the table has no fragment of that id.
+     */
+    private Optional<String> inTableIfOther(DataFragment named) {
+      DataFragment current = existing.get(named.getId());
+      if (current == null) {
+        return Optional.empty();
+      }
+      List<String> theirs = filePaths(current);
+      boolean rowsDiffer = named.getPhysicalRows() > 0 && current.getPhysicalRows() > 0
+          && named.getPhysicalRows() != current.getPhysicalRows();
+      if (filePaths(named).equals(theirs) && !rowsDiffer) {
+        return Optional.empty();
+      }
+      return Optional.of("but in version " + latest.version() + " that fragment is " + theirs + " ("
+          + current.getPhysicalRows() + " rows)");
     }
 
     private static List<String> filePaths(DataFragment fragment) {

@@ -35,7 +35,7 @@ final class CoordinatorHttp {
       boolean routeToOwner) {
     String base = baseUri.toString();
     this.baseUrl = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
-    this.owners = new TableOwners(baseUrl, routeToOwner, java.time.Clock.systemUTC());
+    this.owners = new TableOwners(baseUrl, routeToOwner, java.time.InstantSource.system());
     this.apiKey = apiKey;
     this.bearerToken = bearerToken;
     this.policy = policy;
@@ -100,22 +100,17 @@ final class CoordinatorHttp {
       try {
         response = http.send(commitRequest(target, table, commit), HttpResponse.BodyHandlers.ofString());
       } catch (IOException e) {
+        uncertain = true;
+        lastProblem = "no answer from " + target + " (" + e + ")";
+        lastStatus = 0;
+        lastCode = -1;
+        lastCause = e;
         if (!target.equals(baseUrl)) {
           // The table's owner as last heard of: the configured URL reaches whichever instance owns it now. Sent
           // again at once, the same transaction is answered at most once.
           owners.unreachable(table, target);
-          uncertain = true;
-          lastProblem = "no answer from the owner " + target + " (" + e + ")";
-          lastStatus = 0;
-          lastCode = -1;
-          lastCause = e;
           continue;
         }
-        uncertain = true;
-        lastProblem = "no answer (" + e + ")";
-        lastStatus = 0;
-        lastCode = -1;
-        lastCause = e;
         if (attempts.waitBeforeRetry(Optional.empty())) {
           continue;
         }

@@ -1,9 +1,9 @@
 package dev.lancecommit.client;
 
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -26,11 +26,11 @@ final class TableOwners {
   private final String configured;
   private final String scheme;
   private final boolean enabled;
-  private final Clock clock;
+  private final InstantSource clock;
   private final Map<String, String> owners = new ConcurrentHashMap<>();
   private final Map<String, Instant> unreachable = new ConcurrentHashMap<>();
 
-  TableOwners(String configuredUrl, boolean enabled, Clock clock) {
+  TableOwners(String configuredUrl, boolean enabled, InstantSource clock) {
     this.configured = configuredUrl;
     this.scheme = URI.create(configuredUrl).getScheme().toLowerCase(Locale.ROOT);
     this.enabled = enabled;

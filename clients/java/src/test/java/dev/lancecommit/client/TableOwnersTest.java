@@ -2,10 +2,9 @@ package dev.lancecommit.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
+import java.time.InstantSource;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -15,22 +14,7 @@ class TableOwnersTest {
   private static final TableId ITEMS = TableId.of("sales", "items");
 
   private Instant now = Instant.parse("2026-12-02T08:00:00Z");
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  };
+  private final InstantSource clock = () -> now;
 
   @Test
   void followsTheNamedOwnerPerTable() {
