@@ -220,21 +220,15 @@ public final class CreateTableVersion {
   }
 
   /**
-   * The version a staged transaction became, and how many transactions that version holds (more than one only for
-   * an Append that may land on the latest version, which may share it with other Appends).
-   */
-  public record Landed(long version, int groupSize) {}
-
-  /**
    * Submits the staged transaction; the future completes with the version it landed as, or fails with a
    * {@link VersionConflictException} when the staged version is taken (or not the next one) and the transaction may
    * not move on.
    */
-  public CompletableFuture<Landed> commit(Staged staged, String actor) {
+  public CompletableFuture<Long> commit(Staged staged, String actor) {
     return commits.commit(staged.table, request(staged, actor))
         .handle((result, failure) -> {
           if (failure == null) {
-            return new Landed(result.version(), result.groupSize());
+            return result.version();
           }
           Throwable cause = failure instanceof CompletionException && failure.getCause() != null
               ? failure.getCause() : failure;
@@ -247,9 +241,8 @@ public final class CreateTableVersion {
    * {@link #stage} checked), checked by the conflict rules against every version since its read version and rebased
    * over those (which Lance did on its side before staging); on a table that opted into appends on the latest
    * version, an Append instead lands on the latest version when everything committed since its read version is an
-   * Append, and may share that version with other Appends waiting in the lane (group commit): its writer takes the
-   * answer without reading the version, as it does a later one. Anything else staged the manifest of its version and
-   * gets a version of its own, never a share of a group.
+   * Append. A stock client staged the manifest of its version: it gets a version of its own, never a share of a
+   * group.
    */
   public static CommitRequest request(Staged staged, String actor) {
     Transaction txn = staged.transaction;
@@ -258,7 +251,7 @@ public final class CreateTableVersion {
     // Read at the staged version's predecessor, rebase=false alone keeps it to that version (and lets the builder
     // tell an invalid transaction from a taken version first).
     long landsAs = onLatest || exact || txn.hasClone() ? 0 : staged.request.version();
-    return new CommitRequest(txn.toByteArray(), Optional.empty(), !exact || onLatest, actor, onLatest, onLatest,
+    return new CommitRequest(txn.toByteArray(), Optional.empty(), !exact || onLatest, actor, onLatest, false,
         landsAs);
   }
 
@@ -288,10 +281,10 @@ public final class CreateTableVersion {
     return cause;
   }
 
-  /** Removes the staged file and describes the version, made by this transaction alone; blocking. */
+  /** Removes the staged file and describes the version; blocking. */
   public Created finish(Staged staged, long version) {
     removeStaged(staged);
-    return describe(staged, new Landed(version, 1));
+    return describe(staged, version);
   }
 
   /**
@@ -307,23 +300,17 @@ public final class CreateTableVersion {
     }
   }
 
-  /**
-   * Describes the version as created (its manifest's size and write time); blocking. A version other than the staged
-   * one, or one shared with other transactions, is not the staged manifest: its answer carries an e_tag no store
-   * makes.
-   */
-  public Created describe(Staged staged, Landed landed) {
-    long version = landed.version();
+  /** Describes the version as created (its manifest's size and write time); blocking. */
+  public Created describe(Staged staged, long version) {
     TableOperations ops = staged.ops;
     ManifestNaming.Scheme scheme = staged.request.scheme();
     String manifestUri = ops.manifestUri(version, scheme);
     ObjectInfo manifest = ops.manifestInfo(version, scheme).orElseThrow(() ->
         new StoreException("Version " + version + " was committed but its manifest " + manifestUri + " is missing"));
     Optional<String> eTag = Optional.empty();
-    if (version != staged.request.version() || landed.groupSize() > 1) {
-      LOG.debug("Transaction {} staged as version {} of {} landed as version {} (with {} in all)",
-          staged.transaction.getUuid(), staged.request.version(), staged.table.joinedId(), version,
-          landed.groupSize());
+    if (version != staged.request.version()) {
+      LOG.debug("Transaction {} staged as version {} of {} landed as version {}", staged.transaction.getUuid(),
+          staged.request.version(), staged.table.joinedId(), version);
       eTag = Optional.of(LANDED_ELSEWHERE_ETAG_PREFIX + staged.transaction.getUuid());
     }
     return new Created(staged.transaction.getUuid(), version, manifestUri, manifest.size(),

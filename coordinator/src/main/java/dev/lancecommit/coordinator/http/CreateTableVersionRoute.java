@@ -63,8 +63,8 @@ final class CreateTableVersionRoute {
       CreateTableVersion.Staged staged = stage(service, entry, request, branches);
       CloneSourceAccess.require(access, caller, catalog, staged.transaction().toByteArray());
       return new Submitted(staged, service.commit(staged, caller.name()));
-    }).compose(submitted -> Future.fromCompletionStage(submitted.landed, ctx.vertx().getOrCreateContext())
-            .compose(landed -> finish(service, submitted.staged, landed)))
+    }).compose(submitted -> Future.fromCompletionStage(submitted.version, ctx.vertx().getOrCreateContext())
+            .compose(version -> finish(service, submitted.staged, version)))
         .onSuccess(created -> Responses.json(ctx, json(created)))
         .onFailure(ctx::fail);
   }
@@ -74,8 +74,8 @@ final class CreateTableVersionRoute {
    * trip on an object store); answers once both are done, so the staged file is gone when the client hears back.
    */
   private Future<CreateTableVersion.Created> finish(CreateTableVersion service, CreateTableVersion.Staged staged,
-      CreateTableVersion.Landed landed) {
-    Future<CreateTableVersion.Created> described = blocking.run(() -> service.describe(staged, landed));
+      long version) {
+    Future<CreateTableVersion.Created> described = blocking.run(() -> service.describe(staged, version));
     Future<Void> removed = blocking.run(() -> {
       service.removeStaged(staged);
       return null;
@@ -163,5 +163,5 @@ final class CreateTableVersionRoute {
   record Request(List<String> id, long version, String manifestPath, OptionalLong size,
       Optional<ManifestNaming.Scheme> scheme, String branch) {}
 
-  private record Submitted(CreateTableVersion.Staged staged, CompletableFuture<CreateTableVersion.Landed> landed) {}
+  private record Submitted(CreateTableVersion.Staged staged, CompletableFuture<Long> version) {}
 }

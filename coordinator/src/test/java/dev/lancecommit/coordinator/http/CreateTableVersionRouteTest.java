@@ -21,17 +21,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
@@ -216,61 +210,6 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
         .getJsonObject("version");
     assertThat(next.getLong("version")).isEqualTo(5);
     assertThat(next.containsKey("e_tag")).isFalse();
-  }
-
-  @Test
-  void onATableWithAppendsOnLatestStagedAppendsWaitingTogetherShareAVersionAnsweredAsNotTheirManifest()
-      throws Exception {
-    useAppendsOnLatestTable();
-    int writers = 8;
-    ExecutorService pool = Executors.newFixedThreadPool(writers);
-    long nextId = 100;
-    int shared = 0;
-    try {
-      // every writer stages the version after the latest, as stock clients do; the lane groups those that wait
-      for (int round = 0; round < 10 && shared == 0; round++) {
-        List<Long> before = versions();
-        long staged = before.get(before.size() - 1) + 1;
-        List<Transaction> txns = new ArrayList<>();
-        List<Path> files = new ArrayList<>();
-        for (int w = 0; w < writers; w++, nextId += 5) {
-          txns.add(append(staged - 1, nextId));
-          files.add(stage(staged, Optional.of(txns.get(w)), ""));
-        }
-        List<Future<Reply>> replies = new ArrayList<>();
-        for (Path file : files) {
-          replies.add(pool.submit(() -> post(ON_LATEST, request(staged, file))));
-        }
-        Map<Long, Integer> perVersion = new HashMap<>();
-        List<JsonObject> answers = new ArrayList<>();
-        for (Future<Reply> reply : replies) {
-          JsonObject version = reply.get(60, TimeUnit.SECONDS).ok().getJsonObject("version");
-          answers.add(version);
-          perVersion.merge(version.getLong("version"), 1, Integer::sum);
-        }
-        for (int w = 0; w < writers; w++) {
-          JsonObject version = answers.get(w);
-          boolean sharedVersion = perVersion.get(version.getLong("version")) > 1;
-          shared += sharedVersion ? 1 : 0;
-          if (sharedVersion || version.getLong("version") != staged) {
-            assertThat(version.getString("e_tag"))
-                .isEqualTo(CreateTableVersion.LANDED_ELSEWHERE_ETAG_PREFIX + txns.get(w).getUuid());
-          } else {
-            assertThat(version.containsKey("e_tag")).as("alone in its staged version").isFalse();
-          }
-          assertThat(files.get(w)).doesNotExist();
-        }
-        assertThat(versions()).hasSize(before.size() + perVersion.size());
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-    assertThat(shared).as("writers answered with a version they shared, in up to 10 rounds of %s", writers)
-        .isPositive();
-    List<Long> all = new ArrayList<>(ids(0, 5));
-    all.addAll(ids(100, nextId));
-    List<Long> latest = versions();
-    assertThat(lance.readIds(latest.get(latest.size() - 1))).containsExactlyInAnyOrderElementsOf(all);
   }
 
   @Test
