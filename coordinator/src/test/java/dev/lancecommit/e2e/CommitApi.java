@@ -33,8 +33,11 @@ public final class CommitApi {
         .build();
   }
 
-  /** The HTTP answer: status and JSON body ({@code null} when the body is not JSON). */
-  public record Response(int status, JsonNode body, String raw) {
+  /**
+   * The HTTP answer: status, JSON body ({@code null} when the body is not JSON), and the instance that served it when
+   * another than the one asked ({@code x-lcc-served-by} of a cluster's forwarded answer; {@code null} otherwise).
+   */
+  public record Response(int status, JsonNode body, String raw, String servedBy) {
     /** The namespace-spec error code of an error answer, or -1. */
     public int code() {
       return body != null && body.has("code") ? body.get("code").asInt() : -1;
@@ -125,7 +128,8 @@ public final class CommitApi {
         .build();
     try {
       HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-      return new Response(response.statusCode(), parse(response.body()), response.body());
+      return new Response(response.statusCode(), parse(response.body()), response.body(),
+          response.headers().firstValue("x-lcc-served-by").orElse(null));
     } catch (IOException e) {
       throw new UncheckedIOException("POST " + path + " failed", e);
     } catch (InterruptedException e) {

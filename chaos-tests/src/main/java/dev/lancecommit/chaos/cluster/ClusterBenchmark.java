@@ -36,6 +36,8 @@ import java.util.stream.Stream;
  *       once through one coordinator (single-node mode, as without a cluster) and once through {@code --instances}
  *       instances in cluster mode, every request to a random instance. Prints commits/s, p50/p99 latency and
  *       failures side by side and the ratios (target: cluster/one &ge; 0.9x commits/s, p99 &le; 1.5x, 0 failures).
+ *       With {@code --follow-owner after|first} the cluster also runs with writers that send a table's commits to the
+ *       owner a forwarded answer named, as the Java and Python clients do (on a fresh namespace of tables).
  *   <li>{@code --mode kill}: the same writers through the cluster; halfway, the owner of the first table is killed
  *       with SIGKILL. Prints how long each table went without an acknowledged commit (target: &le; 10 s), and checks
  *       that no acknowledged commit was lost or forked and that every version has its event.
@@ -59,6 +61,11 @@ public final class ClusterBenchmark {
   static final ConfigKey<Integer> TABLES = KEYS.integer("tables", 1, atLeast(1), "Tables written (at random).");
   static final ConfigKey<Integer> PARTITIONS = KEYS.integer("partitions", 6, atLeast(1),
       "Partitions of the events topic (the unit of ownership).");
+  static final ConfigKey<String> FOLLOW_OWNER = KEYS.string("follow-owner", "none",
+      ConfigKeys.oneOf("none", "after", "first"),
+      "throughput: also run the cluster with writers that send a table's commits to the owner a forwarded answer "
+          + "named (x-lcc-served-by), as the Java and Python clients do: after the run with a random instance per "
+          + "request, or first.");
   static final String DESCRIPTION = "Writers append through coordinator processes picked at random: one instance "
       + "against a cluster (throughput), or a cluster whose table owner is killed under load (kill).";
 
@@ -121,24 +128,33 @@ public final class ClusterBenchmark {
     try (CoordinatorProcess single = new CoordinatorProcess(workDir.resolve("single"), freePort(),
         commonArgs("single"), null)) {
       single.start();
-      one = measure("1 instance (single-node mode)", List.of(single.baseUrl()), "single");
+      one = measure("1 instance (single-node mode)", List.of(single.baseUrl()), "single", false);
     }
     log("machine load between: " + loadAverage());
     Numbers many;
+    Numbers following = null;
     int instances = options.get(INSTANCES);
     try (CoordinatorCluster cluster = new CoordinatorCluster(workDir.resolve("cluster"), instances,
         commonArgs("cluster"), null, "bench-" + UUID.randomUUID())) {
       cluster.start();
       cluster.awaitSettled(cluster.instances(), Duration.ofSeconds(120));
-      many = measure(instances + " instances (cluster, random instance per request)",
-          cluster.instances().stream().map(CoordinatorProcess::baseUrl).toList(), "cluster");
+      List<String> urls = cluster.instances().stream().map(CoordinatorProcess::baseUrl).toList();
+      String follow = options.get(FOLLOW_OWNER);
+      String followLabel = instances + " instances (cluster, commits to the owner once named)";
+      if (follow.equals("first")) {
+        following = measure(followLabel, urls, "cluster", true);
+      }
+      many = measure(instances + " instances (cluster, random instance per request)", urls, "cluster", false);
+      if (follow.equals("after")) {
+        following = measure(followLabel, urls, "cluster", true);
+      }
     }
     log("machine load after: " + loadAverage());
     System.out.printf(Locale.ROOT, "%n%d writers, %d table(s), %d s measured after %d s warm-up%n",
         options.get(WRITERS), options.get(TABLES), options.get(SECONDS), options.get(WARMUP));
     System.out.println("| run | commits | commits/s | p50 ms | p99 ms | max ms | failed | resubmits |");
     System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
-    for (Numbers n : List.of(one, many)) {
+    for (Numbers n : following == null ? List.of(one, many) : List.of(one, many, following)) {
       System.out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.0f | %d | %d |%n", n.label(), n.acks(),
           n.commitsPerSecond(), n.p50Millis(), n.p99Millis(), n.maxMillis(), n.failures(), n.resubmits());
     }
@@ -146,17 +162,22 @@ public final class ClusterBenchmark {
     double p99 = many.p99Millis() / one.p99Millis();
     System.out.printf(Locale.ROOT, "cluster/one: %.2fx commits/s (target >= 0.9), p99 %.2fx (target <= 1.5), "
         + "failures %d%n", rate, p99, many.failures());
-    return many.failures() == 0 && one.failures() == 0 ? 0 : 1;
+    if (following != null) {
+      System.out.printf(Locale.ROOT, "following the owner/one: %.2fx commits/s, p99 %.2fx, failures %d%n",
+          following.commitsPerSecond() / one.commitsPerSecond(), following.p99Millis() / one.p99Millis(),
+          following.failures());
+    }
+    return many.failures() == 0 && one.failures() == 0 && (following == null || following.failures() == 0) ? 0 : 1;
   }
 
-  private Numbers measure(String label, List<String> urls, String warehouse) throws Exception {
-    List<List<String>> tables = createTables(urls.get(0));
+  private Numbers measure(String label, List<String> urls, String warehouse, boolean followOwner) throws Exception {
+    List<List<String>> tables = createTables(urls.get(0), followOwner ? "following" : "bench");
     int warmup = options.get(WARMUP);
     if (warmup > 0) {
-      new ClusterWorkload(tables, () -> urls).run(options.get(WRITERS), Duration.ofSeconds(warmup),
+      new ClusterWorkload(tables, () -> urls, followOwner).run(options.get(WRITERS), Duration.ofSeconds(warmup),
           Duration.ofSeconds(60));
     }
-    ClusterWorkload workload = new ClusterWorkload(tables, () -> urls);
+    ClusterWorkload workload = new ClusterWorkload(tables, () -> urls, followOwner);
     long from = System.nanoTime();
     Duration measured = Duration.ofSeconds(options.get(SECONDS));
     workload.run(options.get(WRITERS), measured, Duration.ofSeconds(60));
@@ -247,12 +268,16 @@ public final class ClusterBenchmark {
   }
 
   private List<List<String>> createTables(String url) {
+    return createTables(url, "bench");
+  }
+
+  private List<List<String>> createTables(String url, String namespace) {
     CommitApi api = new CommitApi(url);
-    api.createNamespace("bench");
+    api.createNamespace(namespace);
     HandMadeTransactions txns = new HandMadeTransactions();
     List<List<String>> tables = new ArrayList<>();
     for (int i = 0; i < options.get(TABLES); i++) {
-      List<String> table = List.of("bench", "t" + i);
+      List<String> table = List.of(namespace, "t" + i);
       api.declareTable(table);
       CommitApi.Response created = api.commit(table, txns.create());
       if (created.status() != 200) {

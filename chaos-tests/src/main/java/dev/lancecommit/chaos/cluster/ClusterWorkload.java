@@ -21,7 +21,8 @@ import java.util.function.Supplier;
 
 /**
  * Writers that append to tables through coordinator instances chosen at random for every request, as clients
- * behind a load balancer would. Each writer reads the latest version, builds an append on it (a hand-made data file
+ * behind a load balancer would (or, following the owner, as the Java and Python clients do: a table's commits to the
+ * instance a forwarded answer named). Each writer reads the latest version, builds an append on it (a hand-made data file
  * name; the coordinator never reads data files) and commits it. The careful-client protocol: 200 is final; 409/14
  * rebuilds on a fresh read; 429, 503 and no answer at all (an instance killed or paused) send the very same bytes
  * again, to a random instance, until an answer is definite or the settle deadline passes. Every acknowledgement is
@@ -47,12 +48,24 @@ public final class ClusterWorkload {
   private final AtomicLong rebuilds = new AtomicLong();
   private final Map<String, CommitApi> clients = new ConcurrentHashMap<>();
   private final AtomicBoolean stopping = new AtomicBoolean();
+  private final boolean followOwner;
+  /** With {@code followOwner}: the owner each table's last forwarded answer named. */
+  private final Map<List<String>, String> owners = new ConcurrentHashMap<>();
   private volatile long settleDeadline = Long.MAX_VALUE;
 
   /** @param instanceUrls the instances to choose from, asked before each request (so a test can add one) */
   public ClusterWorkload(List<List<String>> tables, Supplier<List<String>> instanceUrls) {
+    this(tables, instanceUrls, false);
+  }
+
+  /**
+   * @param followOwner send a table's commits to the instance a forwarded answer named as its owner, as the Java and
+   *     Python clients do (a random instance again when that one gives no answer)
+   */
+  public ClusterWorkload(List<List<String>> tables, Supplier<List<String>> instanceUrls, boolean followOwner) {
     this.tables = List.copyOf(tables);
     this.instanceUrls = instanceUrls;
+    this.followOwner = followOwner;
   }
 
   /**
@@ -101,13 +114,20 @@ public final class ClusterWorkload {
         return;
       }
       CommitApi.Response answer;
+      String owner = followOwner ? owners.get(table) : null;
       try {
-        answer = client(random).commit(table, txn);
+        answer = (owner == null ? client(random) : clients.computeIfAbsent(owner, CommitApi::new)).commit(table, txn);
       } catch (UncheckedIOException e) {
+        if (owner != null) {
+          owners.remove(table, owner);
+        }
         last = "no answer: " + e.getCause();
         resubmits.incrementAndGet();
         pause(100);
         continue; // the instance is down or paused: the same bytes to another
+      }
+      if (followOwner && answer.servedBy() != null) {
+        owners.put(table, answer.servedBy());
       }
       if (answer.status() == 200) {
         acks.add(new Ack(table, answer.version(), txn.getUuid(), sent, System.nanoTime(), attempt));
