@@ -3,6 +3,7 @@ package dev.lancecommit.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lancecommit.coordinator.cluster.ForwardSigner;
 import dev.lancecommit.format.pb.Transaction;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -129,7 +130,7 @@ public final class CommitApi {
     try {
       HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
       return new Response(response.statusCode(), parse(response.body()), response.body(),
-          response.headers().firstValue("x-lcc-served-by").orElse(null));
+          response.headers().firstValue(ForwardSigner.SERVED_BY).orElse(null));
     } catch (IOException e) {
       throw new UncheckedIOException("POST " + path + " failed", e);
     } catch (InterruptedException e) {

@@ -203,7 +203,7 @@ public final class ClusterBenchmark {
       cluster.start();
       cluster.awaitSettled(cluster.instances(), Duration.ofSeconds(120));
       List<String> urls = cluster.instances().stream().map(CoordinatorProcess::baseUrl).toList();
-      List<List<String>> tables = createTables(urls.get(0));
+      List<List<String>> tables = createTables(urls.get(0), "bench");
       ClusterWorkload workload = new ClusterWorkload(tables, () -> urls);
       Duration measured = Duration.ofSeconds(options.get(SECONDS));
       long from = System.nanoTime();
@@ -265,10 +265,6 @@ public final class ClusterBenchmark {
         "--publication.reconcile-interval.ms", "5000",
         // the hand-made transactions name data files that are never written: file checks would refuse them
         "--commit.verify-files", "false"));
-  }
-
-  private List<List<String>> createTables(String url) {
-    return createTables(url, "bench");
   }
 
   private List<List<String>> createTables(String url, String namespace) {
