@@ -45,7 +45,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
   static final ConfigKey<Integer> WARMUP_SECONDS = KEYS.integer("warmup-seconds", 3, atLeast(0),
       "Before the first measured run of each workload, store and system, the same run for this long, unmeasured and "
           + "not reported: the JIT compiles the coordinator's (and the Lance binding's) hot paths, as in a service "
-          + "that has been up for a while. 0: measure from a cold JVM.");
+          + "that has been up for a while. 0: measure from a cold JVM. The JIT never quite settles here: one JVM "
+          + "runs the coordinator, Lance and the file writes in turn (each run logs the JIT's share of the CPU).");
   static final ConfigKey<Integer> ROWS_PER_COMMIT = KEYS.integer("rows-per-commit", 10, atLeast(1),
       "Rows in each appended data file.");
   static final ConfigKey<Integer> TABLES = KEYS.integer("tables", 64, atLeast(1), "Tables of the tables workload.");
@@ -68,11 +69,12 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
           + "disk before answering, as stock Lance's local commit does not (a crash of the machine may then lose an "
           + "acknowledged commit, on both sides).");
   static final ConfigKey<Integer> DATA_FILES_AHEAD = KEYS.integer("data-files-ahead", 0, atLeast(0),
-      "Appends: data files written before each run's window opens, per second of the window, shared by the run's "
+      "Appends: data files written before each measured run's window opens, per second of the window, shared by the run's "
           + "writers (split evenly over its tables), the same for both systems; a writer takes one for each commit "
           + "and writes its own only when they run out (logged). Writers on other machines arrive with their files "
           + "written; on one machine this keeps the writers' file writes off the cores the commit path runs on. "
-          + "0: every writer writes its file before each commit, inside the window.");
+          + "0: every writer writes its file before each commit, inside the window. Warm-up runs always write "
+          + "their own.");
   static final ConfigKey<String> COORDINATOR_CONFIG = KEYS.string("coordinator-config", "", null,
       "More of the coordinator's configuration keys (CONFIGURATION.md), comma-separated key=value pairs, e.g. "
           + "commit.verify-files.parallelism=32; applied after the benchmark's own settings.");
@@ -116,10 +118,13 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         + (coordinatorConfig.isEmpty() ? "" : " --coordinator-config " + coordinatorConfig);
   }
 
-  /** These options with a measuring window of {@code windowSeconds} (a warm-up run). */
-  BenchOptions withSeconds(int windowSeconds) {
+  /**
+   * A warm-up run of {@code windowSeconds}: its writers write each commit's data file themselves, since files written
+   * ahead for a warm-up long enough to quiet the JIT (a minute) would take longer to write than the warm-up itself.
+   */
+  BenchOptions forWarmup(int windowSeconds) {
     return new BenchOptions(workloads, stores, writers, windowSeconds, 0, rowsPerCommit, tables, writersPerTable,
-        keysPerWriter, kafka, out, python, chartFrom, verifyFiles, localFsync, dataFilesAhead, coordinatorConfig);
+        keysPerWriter, kafka, out, python, chartFrom, verifyFiles, localFsync, 0, coordinatorConfig);
   }
 
   /** The pairs of {@link #COORDINATOR_CONFIG}, in order. */

@@ -117,7 +117,7 @@ public final class CommitBenchmark {
                 if (options.warmupSeconds() > 0 && warmed.add(system)) {
                   String name = "warmup" + (++run);
                   Path dir = Files.createDirectories(workDir.resolve(name));
-                  Cell warmup = new Cell(kind, store, shape[0], shape[1], options.withSeconds(options.warmupSeconds()),
+                  Cell warmup = new Cell(kind, store, shape[0], shape[1], options.forWarmup(options.warmupSeconds()),
                       dir, name, kafka);
                   MatrixReport.Row row = runOne(workload, system, warmup);
                   log(String.format(Locale.ROOT, "%s %s %s x %d, %s: warm-up (not reported): %.1f commits/s, %s",

@@ -1,0 +1,127 @@
+package dev.lancecommit.chaos.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Where the benchmark process's CPU went during a window, by kind of thread: read from Linux's
+ * {@code /proc/self/task/*}/stat (user and system time of every thread, the JIT compiler's, the GC's and Lance's
+ * native threads included, which the JVM's thread bean does not see). On one machine the writers, their HTTP client,
+ * the coordinator and the JIT share the same cores, so a run's commits/s means little without knowing who had them.
+ * Elsewhere than Linux nothing is read and nothing is reported.
+ */
+final class ThreadCpu {
+  /** Linux's USER_HZ: {@code /proc} counts CPU time in hundredths of a second on every architecture it runs on. */
+  static final int TICKS_PER_SECOND = 100;
+
+  /** Kinds of thread in the order they are reported, each with the name prefixes ({@code comm}, 15 chars) it has. */
+  private static final Map<String, List<String>> KINDS = kinds();
+
+  private static Map<String, List<String>> kinds() {
+    Map<String, List<String>> kinds = new LinkedHashMap<>();
+    kinds.put("commit lanes", List.of("lcc-lane-"));
+    kinds.put("HTTP event loops", List.of("vert.x-eventloo"));
+    kinds.put("coordinator workers", List.of("vert.x-worker-t", "lcc-worker-"));
+    kinds.put("writers", List.of(WriterPool.THREAD_PREFIX));
+    kinds.put("writers' HTTP client", List.of("HttpClient-"));
+    kinds.put("JIT compiler", List.of("C1 CompilerThre", "C2 CompilerThre"));
+    kinds.put("GC", List.of("GC Thread", "G1 "));
+    kinds.put("Kafka and events", List.of("kafka-", "lance-commit-"));
+    kinds.put("Lance (native)", List.of("tokio-rt-worker", "lance-"));
+    return kinds;
+  }
+
+  private final Map<Integer, Task> threads;
+
+  record Task(String name, long ticks) {}
+
+  private ThreadCpu(Map<Integer, Task> threads) {
+    this.threads = threads;
+  }
+
+  /** The CPU time of every thread of this process so far, or empty where {@code /proc/self/task} is not there. */
+  static Optional<ThreadCpu> now() {
+    return now(Path.of("/proc/self/task"));
+  }
+
+  static Optional<ThreadCpu> now(Path tasks) {
+    if (!Files.isDirectory(tasks)) {
+      return Optional.empty();
+    }
+    Map<Integer, Task> threads = new HashMap<>();
+    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tasks)) {
+      for (Path dir : dirs) {
+        try {
+          String stat = Files.readString(dir.resolve("stat"), StandardCharsets.US_ASCII);
+          threads.put(Integer.parseInt(dir.getFileName().toString()), parse(stat));
+        } catch (NoSuchFileException e) {
+          // the thread ended between the listing and the read
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+    return Optional.of(new ThreadCpu(threads));
+  }
+
+  /**
+   * One {@code stat} line: {@code tid (comm) state ...}, user time the 14th field and system time the 15th. The name
+   * sits between the first '(' and the last ')', since a thread's name may itself hold parentheses and spaces.
+   */
+  static Task parse(String stat) {
+    int open = stat.indexOf('(');
+    int close = stat.lastIndexOf(')');
+    String[] rest = stat.substring(close + 2).trim().split(" ");
+    // rest[0] is the state (field 3), so utime (field 14) is rest[11] and stime (field 15) rest[12]
+    return new Task(stat.substring(open + 1, close), Long.parseLong(rest[11]) + Long.parseLong(rest[12]));
+  }
+
+  static String kindOf(String threadName) {
+    for (Map.Entry<String, List<String>> kind : KINDS.entrySet()) {
+      if (kind.getValue().stream().anyMatch(threadName::startsWith)) {
+        return kind.getKey();
+      }
+    }
+    return "other";
+  }
+
+  /** CPU ticks spent since {@code before}, by kind of thread (threads started since count whole). */
+  Map<String, Long> since(ThreadCpu before) {
+    Map<String, Long> byKind = new LinkedHashMap<>();
+    KINDS.keySet().forEach(kind -> byKind.put(kind, 0L));
+    byKind.put("other", 0L);
+    threads.forEach((tid, thread) -> {
+      Task earlier = before.threads.get(tid);
+      long spent = thread.ticks - (earlier != null && earlier.name.equals(thread.name) ? earlier.ticks : 0);
+      byKind.merge(kindOf(thread.name), spent, Long::sum);
+    });
+    return byKind;
+  }
+
+  /**
+   * "CPU in the window: 1.84 of 2 cores; commit lanes 21%, ..." with each kind's share of the cores' time in the
+   * window, kinds that spent nothing left out.
+   */
+  static String describe(Map<String, Long> byKind, double windowSeconds, int cores) {
+    double available = windowSeconds * TICKS_PER_SECOND * cores;
+    long total = byKind.values().stream().mapToLong(Long::longValue).sum();
+    String kinds = byKind.entrySet().stream()
+        .filter(e -> e.getValue() > 0)
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .map(e -> String.format(Locale.ROOT, "%s %.0f%%", e.getKey(), 100.0 * e.getValue() / available))
+        .collect(Collectors.joining(", "));
+    return String.format(Locale.ROOT, "CPU in the window: %.2f of %d cores busy (%s)",
+        total / (windowSeconds * TICKS_PER_SECOND), cores, kinds);
+  }
+}
