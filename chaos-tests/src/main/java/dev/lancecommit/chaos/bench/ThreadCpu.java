@@ -110,18 +110,19 @@ final class ThreadCpu {
   }
 
   /**
-   * "CPU in the window: 1.84 of 2 cores; commit lanes 21%, ..." with each kind's share of the cores' time in the
-   * window, kinds that spent nothing left out.
+   * "CPU in the window: 1.84 of 2 cores busy (commit lanes 21%, ...)" with each kind's share of the cores' time in
+   * the window, kinds that spent nothing left out.
    */
   static String describe(Map<String, Long> byKind, double windowSeconds, int cores) {
-    double available = windowSeconds * TICKS_PER_SECOND * cores;
+    double windowTicks = windowSeconds * TICKS_PER_SECOND;
+    double available = windowTicks * cores;
     long total = byKind.values().stream().mapToLong(Long::longValue).sum();
     String kinds = byKind.entrySet().stream()
         .filter(e -> e.getValue() > 0)
         .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
         .map(e -> String.format(Locale.ROOT, "%s %.0f%%", e.getKey(), 100.0 * e.getValue() / available))
         .collect(Collectors.joining(", "));
-    return String.format(Locale.ROOT, "CPU in the window: %.2f of %d cores busy (%s)",
-        total / (windowSeconds * TICKS_PER_SECOND), cores, kinds);
+    return String.format(Locale.ROOT, "CPU in the window: %.2f of %d cores busy (%s)", total / windowTicks, cores,
+        kinds);
   }
 }
