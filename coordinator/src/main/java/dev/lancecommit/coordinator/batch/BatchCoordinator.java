@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator.batch;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lancecommit.coordinator.commit.CheckedCommit;
 import dev.lancecommit.coordinator.commit.CommitRequest;
 import dev.lancecommit.coordinator.commit.CommitResult;
@@ -8,6 +9,7 @@ import dev.lancecommit.coordinator.commit.InvalidCommitRequestException;
 import dev.lancecommit.coordinator.commit.TableLanes;
 import dev.lancecommit.coordinator.commit.TableNotOwnedException;
 import dev.lancecommit.coordinator.commit.VersionConflictException;
+import dev.lancecommit.coordinator.commit.VersionEvents;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.storage.StoreException;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
@@ -98,6 +100,23 @@ public final class BatchCoordinator implements AutoCloseable {
     public Member {
       Objects.requireNonNull(table, "table");
       Objects.requireNonNull(request, "request");
+    }
+
+    /**
+     * The same member, its transaction naming the batch ({@link VersionEvents#BATCH_PROPERTY}): the bytes the batch
+     * records, so whoever writes the member writes the same transaction. Bytes that are no transaction stay as they
+     * are, for the member's check to refuse.
+     */
+    Member inBatch(String batchId) {
+      Transaction txn;
+      try {
+        txn = Transaction.parseFrom(request.transaction());
+      } catch (InvalidProtocolBufferException e) {
+        return this;
+      }
+      byte[] named = txn.toBuilder().putTransactionProperties(VersionEvents.BATCH_PROPERTY, batchId).build()
+          .toByteArray();
+      return new Member(table, request.withTransaction(named), version);
     }
   }
 
@@ -233,8 +252,9 @@ public final class BatchCoordinator implements AutoCloseable {
     return held;
   }
 
-  private Committed run(String batchId, String operation, String actor, List<Member> members,
+  private Committed run(String batchId, String operation, String actor, List<Member> submitted,
       Map<Integer, HeldLane> held) {
+    List<Member> members = submitted.stream().map(m -> m.inBatch(batchId)).toList();
     if (!announced.contains(batchId) && held.values().stream().anyMatch(HeldLane::elsewhere)) {
       // a table moved to another instance between the choice not to announce and its hold: without an intent its
       // next owner could not learn this batch, so nothing is checked there

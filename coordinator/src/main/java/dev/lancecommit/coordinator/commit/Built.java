@@ -13,8 +13,9 @@ sealed interface Built {
   record AlreadyCommitted(long version, TableSnapshot current) implements Built {}
 
   /**
-   * The next version, built on {@code base} and staged (its {@code .txn} and deletion files written, not its manifest). {@code transaction} is the one the writer sent (the version records it
-   * as rebased, when it was).
+   * The next version, built on {@code base} and staged (its deletion files written, not its manifest; its
+   * {@code .txn} too, except under a hold, where {@link CommitLane#write} writes it). {@code transaction} is the one
+   * the writer sent (the version records it as rebased, when it was).
    */
   record Ready(TableSnapshot base, StagedVersion staged, Transaction transaction, OperationKind kind)
       implements Built {

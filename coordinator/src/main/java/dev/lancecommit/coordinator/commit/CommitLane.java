@@ -826,7 +826,9 @@ final class CommitLane {
 
   /**
    * Under a hold ({@link LaneHold}): checks {@code txn} against the table as it is, as the first and only member of
-   * a version, and builds and stages that version (its {@code .txn} and deletion files written, no manifest).
+   * a version, and builds and stages that version (its deletion files written; its {@code .txn} is written by
+   * {@link #write}: a batch member's transaction names its batch, and a batch that fails before its record must leave
+   * no file that the same member, retried in another batch, would find holding other bytes).
    */
   Built build(CommitRequest request, Transaction txn, OperationKind kind, CommitObserver.Observation observation) {
     observation.phase(CommitPhase.CHECKS);
@@ -869,7 +871,7 @@ final class CommitLane {
         observation.phase(CommitPhase.FILE_CHECKS);
       }
       files.requireAdded(ops.location(), base.latest(), built.next()); // a bad file fails here: nothing more written
-      return new Built.Ready(base, ops.stage(base, next, built.deletionFiles()), txn, kind);
+      return new Built.Ready(base, ops.staged(base, next), txn, kind);
     }
   }
 
@@ -887,8 +889,12 @@ final class CommitLane {
     permit.check(current);
   }
 
-  /** Under a hold: writes a version {@link #build} staged (the one put-if-absent); Taken when another has it. */
+  /**
+   * Under a hold: writes a version {@link #build} staged, its {@code .txn} and then its manifest (the one
+   * put-if-absent); Taken when another has it.
+   */
   CommitOutcome write(Built.Ready ready) {
+    ops.stageTransaction(ready.next().transaction());
     return ops.commit(ready.staged());
   }
 

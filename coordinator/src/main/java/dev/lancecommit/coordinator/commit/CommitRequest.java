@@ -38,6 +38,11 @@ public record CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, b
     this(transaction, affectedRows, rebase, actor, false, rebase);
   }
 
+  /** The same request with other transaction bytes. */
+  public CommitRequest withTransaction(byte[] otherTransaction) {
+    return new CommitRequest(otherTransaction, affectedRows, rebase, actor, rebaseOverAppendsOnly, groupable, landsAs);
+  }
+
   /** The same request, committed in a version of its own. */
   public CommitRequest alone() {
     return new CommitRequest(transaction, affectedRows, rebase, actor, rebaseOverAppendsOnly, false, landsAs);

@@ -23,6 +23,13 @@ public final class VersionEvents {
    */
   public static final String ACTOR_PROPERTY = "lance-commit-coordinator.actor";
 
+  /**
+   * Transaction property in which the coordinator records the atomic batch a version belongs to, so that every path
+   * that writes a batch member (its coordinator, an owner rolling it forward, a new owner completing it) writes the
+   * same transaction, and an event rebuilt from storage still names the batch.
+   */
+  public static final String BATCH_PROPERTY = "lance-commit-coordinator.batch";
+
   /** The actor of versions written bypassing the coordinator. */
   public static final String UNKNOWN_ACTOR = "unknown";
 
@@ -80,6 +87,12 @@ public final class VersionEvents {
       return List.of(new CommitEvent.Member(recorded.getUuid(), recorded.getReadVersion(), null, null));
     }
     return group.stream().map(uuid -> new CommitEvent.Member(uuid, recorded.getReadVersion(), null, null)).toList();
+  }
+
+  /** The batch {@code recorded} was committed in ({@link #BATCH_PROPERTY}), or null. */
+  public static String batchOf(Transaction recorded) {
+    String batchId = recorded.getTransactionPropertiesMap().get(BATCH_PROPERTY);
+    return batchId == null || batchId.isBlank() ? null : batchId;
   }
 
   public static Instant committedAt(Manifest manifest, Instant fallbackTime) {

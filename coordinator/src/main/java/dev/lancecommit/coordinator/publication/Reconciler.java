@@ -349,6 +349,7 @@ public final class Reconciler implements AutoCloseable {
         .actor(actor)
         .governed(governed)
         .members(txn.map(VersionEvents::members).orElse(List.of()))
+        .batchId(governed ? txn.map(VersionEvents::batchOf).orElse(null) : null)
         .build();
   }
 

@@ -10,6 +10,7 @@ import dev.lancecommit.coordinator.commit.CommitResult;
 import dev.lancecommit.coordinator.commit.HeldLane;
 import dev.lancecommit.coordinator.commit.LaneCommitService;
 import dev.lancecommit.coordinator.commit.TableLanes;
+import dev.lancecommit.coordinator.commit.VersionEvents;
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.e2e.StagedManifests;
 import dev.lancecommit.events.CommitEvent;
@@ -123,6 +124,13 @@ class BatchRoutesTest extends LaneServerFixture {
     org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
         assertThat(events).extracting(CommitEvent::version).containsExactly(2L, 2L));
     assertThat(events).allSatisfy(e -> assertThat(e.batchId()).isEqualTo(batchId));
+    // each member's transaction names the batch, so an event rebuilt from storage names it too
+    for (String name : List.of("a", "b")) {
+      try (org.lance.Dataset ds = tables.get(name).open(2)) {
+        assertThat(ds.readTransaction().orElseThrow().transactionProperties().orElseThrow())
+            .containsEntry(VersionEvents.BATCH_PROPERTY, batchId);
+      }
+    }
     // the batch's record and its done marker are in the warehouse
     Path batchesDir = Path.of(warehouse(), "_catalog", "batches");
     assertThat(batchesDir.resolve(batchId + ".json")).exists();

@@ -4,6 +4,7 @@ import dev.lancecommit.coordinator.commit.VersionEvents;
 import static dev.lancecommit.coordinator.publication.PublicationHarness.WAIT;
 import static dev.lancecommit.coordinator.publication.PublicationHarness.commit;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import dev.lancecommit.client.lance.LanceProtos;
@@ -267,6 +268,23 @@ class ReconcilerTest {
     assertThat(events).extracting(CommitEvent::actor)
         .containsExactly(CommitEvent.ANONYMOUS, "bob", VersionEvents.UNKNOWN_ACTOR);
     assertThat(events).extracting(CommitEvent::governed).containsExactly(true, true, false);
+  }
+
+  @Test
+  void aRebuiltGovernedEventNamesTheBatchRecordedInTheTransactionAndARogueOneDoesNot() {
+    PublicationConfig config = harness.config().build();
+    TableRef table = harness.declareTable("audit", "batched");
+    commit(harness.commitService(CommitEventSink.discard()), table, harness.create());
+    harness.writeAround(table, WriterVersions.coordinator(), Map.of(VersionEvents.BATCH_PROPERTY, "batch-7"));
+    harness.writeAround(table, PublicationHarness.ROGUE_WRITER, Map.of(VersionEvents.BATCH_PROPERTY, "forged"));
+
+    Publication publication = harness.startPublication(config);
+    publication.reconciler().reconcileAllNow(WAIT);
+    assertThat(harness.awaitEvents(table, 3)).hasSize(3);
+    publication.close();
+
+    assertThat(harness.events(table)).extracting(CommitEvent::version, CommitEvent::batchId)
+        .containsExactly(tuple(1L, null), tuple(2L, "batch-7"), tuple(3L, null));
   }
 
   @Test
