@@ -242,6 +242,14 @@ public final class CoordinatorConfig {
     return value == null || value.isBlank() ? null : value.trim();
   }
 
+  /**
+   * The values as given (not the defaults), by key name: what a properties file or a command line needs to start
+   * the same configuration in another process.
+   */
+  public Map<String, String> given() {
+    return given;
+  }
+
   public Builder toBuilder() {
     Builder builder = new Builder();
     builder.values.putAll(given);

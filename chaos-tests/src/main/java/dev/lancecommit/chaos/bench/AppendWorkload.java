@@ -42,8 +42,8 @@ final class AppendWorkload implements Workload {
     int rows = cell.options().rowsPerCommit();
     try (BenchCoordinator coordinator = BenchCoordinator.start(cell)) {
       CommitApi api = coordinator.api();
-      String namespace = "bench";
-      coordinator.createNamespace(namespace, "{}");
+      String namespace = coordinator.namespace();
+      coordinator.createNamespace("{}");
       List<List<String>> ids = new ArrayList<>();
       List<LanceTables> tables = new ArrayList<>();
       try {

@@ -26,7 +26,7 @@ import org.apache.kafka.common.config.ConfigException;
 record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores, List<Integer> writers, int seconds,
     int warmupSeconds, int rowsPerCommit, int tables, int writersPerTable, int keysPerWriter, String kafka, Path out,
     Optional<Path> python, Optional<Path> chartFrom, boolean verifyFiles, boolean localFsync, int dataFilesAhead,
-    String coordinatorConfig) {
+    String coordinatorConfig, boolean coordinatorOwnJvm) {
 
   private static final ConfigKeys KEYS = new ConfigKeys();
   static final ConfigKey<String> WORKLOADS = KEYS.string("workloads", "appends,upserts,pylance,tables",
@@ -78,6 +78,10 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
   static final ConfigKey<String> COORDINATOR_CONFIG = KEYS.string("coordinator-config", "", null,
       "More of the coordinator's configuration keys (CONFIGURATION.md), comma-separated key=value pairs, e.g. "
           + "commit.verify-files.parallelism=32; applied after the benchmark's own settings.");
+  static final ConfigKey<Boolean> COORDINATOR_OWN_JVM = KEYS.bool("coordinator-own-jvm", false,
+      "Run each cell's coordinator in a JVM of its own (java -cp <this classpath> dev.lancecommit.coordinator.Main), "
+          + "as it runs in production, instead of in the benchmark's process: its JIT then compiles only the commit "
+          + "path, not also Lance's commit loop and the writers. Its threads' CPU is logged with the window's.");
   static final ConfigKey<String> CHART_FROM = KEYS.string("chart-from", "", null,
       "Only redraw results.md and the charts into --out from this earlier results.csv.");
 
@@ -101,7 +105,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         values.get(SECONDS), values.get(WARMUP_SECONDS), values.get(ROWS_PER_COMMIT), values.get(TABLES),
         values.get(WRITERS_PER_TABLE), values.get(KEYS_PER_WRITER), values.get(KAFKA).trim(), Path.of(values.get(OUT)),
         path(values.get(PYTHON)), path(values.get(CHART_FROM)), values.get(VERIFY_FILES),
-        values.get(LOCAL_FSYNC), values.get(DATA_FILES_AHEAD), values.get(COORDINATOR_CONFIG).trim());
+        values.get(LOCAL_FSYNC), values.get(DATA_FILES_AHEAD), values.get(COORDINATOR_CONFIG).trim(),
+        values.get(COORDINATOR_OWN_JVM));
   }
 
   /** The command line that repeats these options (for the report). */
@@ -115,7 +120,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         "--keys-per-writer", String.valueOf(keysPerWriter), "--kafka", kafka,
         "--verify-files", String.valueOf(verifyFiles), "--local-fsync", String.valueOf(localFsync),
         "--data-files-ahead", String.valueOf(dataFilesAhead))
-        + (coordinatorConfig.isEmpty() ? "" : " --coordinator-config " + coordinatorConfig);
+        + (coordinatorConfig.isEmpty() ? "" : " --coordinator-config " + coordinatorConfig)
+        + (coordinatorOwnJvm ? " --coordinator-own-jvm true" : "");
   }
 
   /**
@@ -124,7 +130,7 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
    */
   BenchOptions forWarmup(int windowSeconds) {
     return new BenchOptions(workloads, stores, writers, windowSeconds, 0, rowsPerCommit, tables, writersPerTable,
-        keysPerWriter, kafka, out, python, chartFrom, verifyFiles, localFsync, 0, coordinatorConfig);
+        keysPerWriter, kafka, out, python, chartFrom, verifyFiles, localFsync, 0, coordinatorConfig, coordinatorOwnJvm);
   }
 
   /** The pairs of {@link #COORDINATOR_CONFIG}, in order. */

@@ -107,7 +107,8 @@ public final class CommitBenchmark {
           case PYLANCE -> new PylanceWorkload(python.orElseThrow());
         };
         for (BenchStore.Kind storeKind : options.stores()) {
-          try (BenchStore store = BenchStore.open(storeKind, workDir, s3)) {
+          try (BenchStore store = BenchStore.open(storeKind, workDir, s3);
+              AutoCloseable ownJvm = () -> BenchCoordinator.stopOwnJvm(store)) {
             List<int[]> shapes = kind == Workload.Kind.TABLES
                 ? List.<int[]>of(new int[] {options.tables(), options.writersPerTable()})
                 : options.writers().stream().map(w -> new int[] {1, w}).toList();

@@ -77,8 +77,8 @@ final class PylanceWorkload implements Workload {
       if (system.equals(ON_LATEST)) {
         properties.put("managed_versioning.appends_on_latest", "true");
       }
-      coordinator.createNamespace("bench", JSON.writeValueAsString(properties));
-      List<String> id = List.of("bench", "pylance");
+      coordinator.createNamespace(JSON.writeValueAsString(properties));
+      List<String> id = List.of(coordinator.namespace(), "pylance");
       try (LanceTables lance = LanceTables.at(coordinator.declare(id), options)) {
         CommitApi.Response created = coordinator.api().commit(id, TransactionFactory.create(
             LanceProtos.schema(LanceTables.ROW_SCHEMA), LanceProtos.fragments(lance.writeRows(0, rows))));

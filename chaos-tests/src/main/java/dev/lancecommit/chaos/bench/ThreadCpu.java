@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -19,7 +21,9 @@ import java.util.stream.Collectors;
  * {@code /proc/self/task/*}/stat (user and system time of every thread, the JIT compiler's, the GC's and Lance's
  * native threads included, which the JVM's thread bean does not see). On one machine the writers, their HTTP client,
  * the coordinator and the JIT share the same cores, so a run's commits/s means little without knowing who had them.
- * Elsewhere than Linux nothing is read and nothing is reported.
+ * Elsewhere than Linux nothing is read and nothing is reported. A coordinator running in a JVM of its own
+ * ({@link #watch}) counts too: its lanes, event loops and Kafka threads under their kinds, its JIT compiler, GC and
+ * other threads apart from the benchmark process's ({@code "coordinator JVM's JIT compiler"}).
  */
 final class ThreadCpu {
   /** Linux's USER_HZ: {@code /proc} counts CPU time in hundredths of a second on every architecture it runs on. */
@@ -42,9 +46,26 @@ final class ThreadCpu {
     return kinds;
   }
 
+  /** Processes besides this one whose threads count ({@link #watch}). */
+  private static final Set<Long> WATCHED = ConcurrentHashMap.newKeySet();
+
   private final Map<Integer, Task> threads;
 
-  record Task(String name, long ticks) {}
+  /** A thread's name, its CPU ticks so far, and whether it is a watched process's. */
+  record Task(String name, long ticks, boolean watched) {
+    Task(String name, long ticks) {
+      this(name, ticks, false);
+    }
+  }
+
+  /** Counts the threads of process {@code pid} (the coordinator's own JVM) in every reading until {@link #unwatch}. */
+  static void watch(long pid) {
+    WATCHED.add(pid);
+  }
+
+  static void unwatch(long pid) {
+    WATCHED.remove(pid);
+  }
 
   private ThreadCpu(Map<Integer, Task> threads) {
     this.threads = threads;
@@ -56,23 +77,34 @@ final class ThreadCpu {
   }
 
   static Optional<ThreadCpu> now(Path tasks) {
-    if (!Files.isDirectory(tasks)) {
+    Map<Integer, Task> threads = new HashMap<>();
+    if (!read(tasks, false, threads)) {
       return Optional.empty();
     }
-    Map<Integer, Task> threads = new HashMap<>();
+    for (long pid : WATCHED) {
+      read(Path.of("/proc", Long.toString(pid), "task"), true, threads); // gone: its threads count no more
+    }
+    return Optional.of(new ThreadCpu(threads));
+  }
+
+  private static boolean read(Path tasks, boolean watched, Map<Integer, Task> into) {
+    if (!Files.isDirectory(tasks)) {
+      return false;
+    }
     try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tasks)) {
       for (Path dir : dirs) {
         try {
           String stat = Files.readString(dir.resolve("stat"), StandardCharsets.US_ASCII);
-          threads.put(Integer.parseInt(dir.getFileName().toString()), parse(stat));
+          Task task = parse(stat);
+          into.put(Integer.parseInt(dir.getFileName().toString()), new Task(task.name(), task.ticks(), watched));
         } catch (NoSuchFileException e) {
           // the thread ended between the listing and the read
         }
       }
     } catch (IOException | RuntimeException e) {
-      return Optional.empty();
+      return false;
     }
-    return Optional.of(new ThreadCpu(threads));
+    return true;
   }
 
   /**
@@ -85,6 +117,13 @@ final class ThreadCpu {
     String[] rest = stat.substring(close + 2).trim().split(" ");
     // rest[0] is the state (field 3), so utime (field 14) is rest[11] and stime (field 15) rest[12]
     return new Task(stat.substring(open + 1, close), Long.parseLong(rest[11]) + Long.parseLong(rest[12]));
+  }
+
+  /** {@link #kindOf(String)}, a watched process's JIT, GC and other threads told apart from this process's. */
+  static String kindOf(Task task) {
+    String kind = kindOf(task.name());
+    return task.watched() && (kind.equals("JIT compiler") || kind.equals("GC") || kind.equals("other"))
+        ? "coordinator JVM's " + kind : kind;
   }
 
   static String kindOf(String threadName) {
@@ -104,7 +143,7 @@ final class ThreadCpu {
     threads.forEach((tid, thread) -> {
       Task earlier = before.threads.get(tid);
       long spent = thread.ticks - (earlier != null && earlier.name.equals(thread.name) ? earlier.ticks : 0);
-      byKind.merge(kindOf(thread.name), spent, Long::sum);
+      byKind.merge(kindOf(thread), spent, Long::sum);
     });
     return byKind;
   }

@@ -94,8 +94,8 @@ final class UpsertWorkload implements Workload {
     int keys = cell.writers() * cell.options().keysPerWriter();
     try (BenchCoordinator coordinator = BenchCoordinator.start(cell)) {
       CommitApi api = coordinator.api();
-      coordinator.createNamespace("bench", "{}");
-      List<String> id = List.of("bench", "upserts");
+      coordinator.createNamespace("{}");
+      List<String> id = List.of(coordinator.namespace(), "upserts");
       try (LanceTables lance = LanceTables.at(coordinator.declare(id), cell.store().lanceOptions())) {
         CommitApi.Response created = api.commit(id, TransactionFactory.create(
             LanceProtos.schema(LanceTables.ROW_SCHEMA), LanceProtos.fragments(lance.writeRows(0, keys,

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Keeps the benchmark from rotting: a few cells of the matrix for two seconds each (after a one-second warm-up that is
  * reported nowhere), every workload (pylance where its venv exists) on a local disk and appends behind the 20 ms
- * proxy, both systems. Nothing is timed here; each run must pass its own check (the table holds exactly what was
+ * proxy (with the coordinator in a JVM of its own), both systems. Nothing is timed here; each run must pass its own check (the table holds exactly what was
  * acknowledged) with no failed commit through the coordinator, and the report (CSV, markdown, chart) must be written
  * and readable back.
  */
@@ -34,7 +34,11 @@ class CommitBenchmarkSmokeTest {
         ? "appends,upserts,tables,pylance" : "appends,upserts,tables";
     List<MatrixReport.Row> rows = new ArrayList<>();
     rows.addAll(CommitBenchmark.run(options("--workloads", workloads, "--stores", "local")));
-    rows.addAll(CommitBenchmark.run(options("--workloads", "appends", "--stores", "s3proxy-20ms")));
+    // the coordinator in a JVM of its own, shared by the store's runs (its S3 settings handed over in a file)
+    rows.addAll(CommitBenchmark.run(options("--workloads", "appends", "--stores", "s3proxy-20ms",
+        "--coordinator-own-jvm", "true")));
+    assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList())
+        .as("the coordinator's JVM is stopped with its store").isEmpty();
 
     assertThat(rows).allSatisfy(row -> {
       assertThat(row.verified()).as("%s", row).isTrue();

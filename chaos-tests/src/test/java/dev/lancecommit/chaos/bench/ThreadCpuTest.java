@@ -81,6 +81,33 @@ class ThreadCpuTest {
     assertThat(spent.get("writers")).isGreaterThanOrEqualTo(10L);
   }
 
+  @Test
+  void aWatchedProcessCountsItsOwnThreadsApartFromThisProcesssJitGcAndOthers() throws Exception {
+    assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
+    ThreadCpu before = ThreadCpu.now().orElseThrow();
+    Process spinning = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
+    Map<String, Long> spent;
+    try {
+      ThreadCpu.watch(spinning.pid());
+      Thread.sleep(600);
+      spent = ThreadCpu.now().orElseThrow().since(before);
+      ThreadCpu.unwatch(spinning.pid());
+      Thread.sleep(300);
+      // unwatched: its time no longer counts
+      assertThat(ThreadCpu.now().orElseThrow().since(before)).doesNotContainKey("coordinator JVM's other");
+    } finally {
+      ThreadCpu.unwatch(spinning.pid());
+      spinning.destroyForcibly().waitFor();
+    }
+
+    // a shell's thread is of no known kind: "other", told apart as the watched process's
+    assertThat(spent.get("coordinator JVM's other")).isGreaterThanOrEqualTo(10L);
+    assertThat(ThreadCpu.kindOf(new ThreadCpu.Task("C2 CompilerThre", 5, true)))
+        .isEqualTo("coordinator JVM's JIT compiler");
+    assertThat(ThreadCpu.kindOf(new ThreadCpu.Task("lcc-lane-3", 5, true))).isEqualTo("commit lanes");
+    assertThat(ThreadCpu.kindOf(new ThreadCpu.Task("C2 CompilerThre", 5, false))).isEqualTo("JIT compiler");
+  }
+
   private static void stat(Path tasks, int tid, String name, long user, long system) throws Exception {
     Path dir = Files.createDirectories(tasks.resolve(Integer.toString(tid)));
     Files.writeString(dir.resolve("stat"), tid + " (" + name + ") S 1 1 1 0 -1 0 0 0 0 0 " + user + " " + system
