@@ -79,9 +79,11 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
       "More of the coordinator's configuration keys (CONFIGURATION.md), comma-separated key=value pairs, e.g. "
           + "commit.verify-files.parallelism=32; applied after the benchmark's own settings.");
   static final ConfigKey<Boolean> COORDINATOR_OWN_JVM = KEYS.bool("coordinator-own-jvm", false,
-      "Run each cell's coordinator in a JVM of its own (java -cp <this classpath> dev.lancecommit.coordinator.Main), "
-          + "as it runs in production, instead of in the benchmark's process: its JIT then compiles only the commit "
-          + "path, not also Lance's commit loop and the writers. Its threads' CPU is logged with the window's.");
+      "Run the coordinator in a JVM of its own (java -cp <this classpath> dev.lancecommit.coordinator.Main), one "
+          + "per store serving every run of the invocation, warm-ups included, each run in a namespace of its own, as "
+          + "a coordinator runs in production; false starts one in the benchmark's process for each run. In its own "
+          + "JVM its JIT compiles only the commit path, not also Lance's commit loop and the writers. Its threads' "
+          + "CPU is logged with the window's.");
   static final ConfigKey<String> CHART_FROM = KEYS.string("chart-from", "", null,
       "Only redraw results.md and the charts into --out from this earlier results.csv.");
 
