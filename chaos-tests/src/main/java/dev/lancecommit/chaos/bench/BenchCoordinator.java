@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -71,7 +72,7 @@ final class BenchCoordinator implements AutoCloseable {
         if (jvm == null) {
           String store = cell.store().kind().cliName();
           jvm = OwnJvm.start(config(cell, "coordinator-" + store, "lance.commits.bench." + store),
-              cell.workDir().resolveSibling("coordinator-" + store));
+              cell.workDir().resolveSibling("coordinator-" + store), cell.options().coordinatorJvmOptions());
           OWN_JVMS.put(cell.store(), jvm);
         }
       }
@@ -122,7 +123,7 @@ final class BenchCoordinator implements AutoCloseable {
       this.restUrl = restUrl;
     }
 
-    static OwnJvm start(CoordinatorConfig config, Path dir) {
+    static OwnJvm start(CoordinatorConfig config, Path dir, String jvmOptions) {
       try {
         Files.createDirectories(dir);
         Properties properties = new Properties();
@@ -136,6 +137,7 @@ final class BenchCoordinator implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(java, "--add-opens=java.base/java.nio=ALL-UNNAMED"));
         ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
             .filter(arg -> arg.startsWith("-Xmx") || arg.startsWith("-Xms")).forEach(command::add);
+        Arrays.stream(jvmOptions.split("\\s+")).filter(option -> !option.isBlank()).forEach(command::add);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(),
             "--config", file.toString()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

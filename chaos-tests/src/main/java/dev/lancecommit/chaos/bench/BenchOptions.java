@@ -26,7 +26,7 @@ import org.apache.kafka.common.config.ConfigException;
 record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores, List<Integer> writers, int seconds,
     int warmupSeconds, int rowsPerCommit, int tables, int writersPerTable, int keysPerWriter, String kafka, Path out,
     Optional<Path> python, Optional<Path> chartFrom, boolean verifyFiles, boolean localFsync, int dataFilesAhead,
-    String coordinatorConfig, boolean coordinatorOwnJvm) {
+    String coordinatorConfig, boolean coordinatorOwnJvm, String coordinatorJvmOptions) {
 
   private static final ConfigKeys KEYS = new ConfigKeys();
   static final ConfigKey<String> WORKLOADS = KEYS.string("workloads", "appends,upserts,pylance,tables",
@@ -45,8 +45,10 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
   static final ConfigKey<Integer> WARMUP_SECONDS = KEYS.integer("warmup-seconds", 3, atLeast(0),
       "Before the first measured run of each workload, store and system, the same run for this long, unmeasured and "
           + "not reported: the JIT compiles the coordinator's (and the Lance binding's) hot paths, as in a service "
-          + "that has been up for a while. 0: measure from a cold JVM. The JIT never quite settles here: one JVM "
-          + "runs the coordinator, Lance and the file writes in turn (each run logs the JIT's share of the CPU).");
+          + "that has been up for a while. 0: measure from a cold JVM. The JIT settles slowly on two cores: at one "
+          + "writer a coordinator in its own JVM still compiles after 80 s (9,300 methods, 52 s of compiling), and in "
+          + "the benchmark's own JVM it never settles, since that JVM runs the coordinator, Lance and the file writes "
+          + "in turn (each run logs the JIT's share of the CPU; see --coordinator-own-jvm).");
   static final ConfigKey<Integer> ROWS_PER_COMMIT = KEYS.integer("rows-per-commit", 10, atLeast(1),
       "Rows in each appended data file.");
   static final ConfigKey<Integer> TABLES = KEYS.integer("tables", 64, atLeast(1), "Tables of the tables workload.");
@@ -84,6 +86,9 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
           + "a coordinator runs in production; false starts one in the benchmark's process for each run. In its own "
           + "JVM its JIT compiles only the commit path, not also Lance's commit loop and the writers. Its threads' "
           + "CPU is logged with the window's.");
+  static final ConfigKey<String> COORDINATOR_JVM_OPTIONS = KEYS.string("coordinator-jvm-options", "", null,
+      "With --coordinator-own-jvm: more options for its java command, space-separated (e.g. -Xmx2g, "
+          + "-XX:+PrintCompilation, -XX:StartFlightRecording=filename=coordinator.jfr).");
   static final ConfigKey<String> CHART_FROM = KEYS.string("chart-from", "", null,
       "Only redraw results.md and the charts into --out from this earlier results.csv.");
 
@@ -108,7 +113,7 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         values.get(WRITERS_PER_TABLE), values.get(KEYS_PER_WRITER), values.get(KAFKA).trim(), Path.of(values.get(OUT)),
         path(values.get(PYTHON)), path(values.get(CHART_FROM)), values.get(VERIFY_FILES),
         values.get(LOCAL_FSYNC), values.get(DATA_FILES_AHEAD), values.get(COORDINATOR_CONFIG).trim(),
-        values.get(COORDINATOR_OWN_JVM));
+        values.get(COORDINATOR_OWN_JVM), values.get(COORDINATOR_JVM_OPTIONS).trim());
   }
 
   /** The command line that repeats these options (for the report). */
@@ -123,7 +128,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         "--verify-files", String.valueOf(verifyFiles), "--local-fsync", String.valueOf(localFsync),
         "--data-files-ahead", String.valueOf(dataFilesAhead))
         + (coordinatorConfig.isEmpty() ? "" : " --coordinator-config " + coordinatorConfig)
-        + (coordinatorOwnJvm ? " --coordinator-own-jvm true" : "");
+        + (coordinatorOwnJvm ? " --coordinator-own-jvm true" : "")
+        + (coordinatorJvmOptions.isEmpty() ? "" : " --coordinator-jvm-options '" + coordinatorJvmOptions + "'");
   }
 
   /**
@@ -132,7 +138,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
    */
   BenchOptions forWarmup(int windowSeconds) {
     return new BenchOptions(workloads, stores, writers, windowSeconds, 0, rowsPerCommit, tables, writersPerTable,
-        keysPerWriter, kafka, out, python, chartFrom, verifyFiles, localFsync, 0, coordinatorConfig, coordinatorOwnJvm);
+        keysPerWriter, kafka, out, python, chartFrom, verifyFiles, localFsync, 0, coordinatorConfig, coordinatorOwnJvm,
+        coordinatorJvmOptions);
   }
 
   /** The pairs of {@link #COORDINATOR_CONFIG}, in order. */
