@@ -1,6 +1,5 @@
 package dev.lancecommit.coordinator.batch;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lancecommit.coordinator.commit.CheckedCommit;
 import dev.lancecommit.coordinator.commit.CommitRequest;
 import dev.lancecommit.coordinator.commit.CommitResult;
@@ -8,6 +7,7 @@ import dev.lancecommit.coordinator.commit.HeldLane;
 import dev.lancecommit.coordinator.commit.InvalidCommitRequestException;
 import dev.lancecommit.coordinator.commit.TableLanes;
 import dev.lancecommit.coordinator.commit.TableNotOwnedException;
+import dev.lancecommit.coordinator.commit.TransactionDecoding;
 import dev.lancecommit.coordinator.commit.VersionConflictException;
 import dev.lancecommit.coordinator.commit.VersionEvents;
 import dev.lancecommit.coordinator.storage.StorageLocation;
@@ -18,6 +18,7 @@ import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.retry.Backoff;
 import dev.lancecommit.retry.RetryPolicy;
+import dev.lancecommit.rules.InvalidTransactionException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -104,14 +105,14 @@ public final class BatchCoordinator implements AutoCloseable {
 
     /**
      * The same member, its transaction naming the batch ({@link VersionEvents#BATCH_PROPERTY}): the bytes the batch
-     * records, so whoever writes the member writes the same transaction. Bytes that are no transaction stay as they
-     * are, for the member's check to refuse.
+     * records, so whoever writes the member writes the same transaction. Bytes the commit path would refuse (none,
+     * not a transaction, misencoded fields) stay as they are, for the member's check to refuse with its own error.
      */
     Member inBatch(String batchId) {
       Transaction txn;
       try {
-        txn = Transaction.parseFrom(request.transaction());
-      } catch (InvalidProtocolBufferException e) {
+        txn = TransactionDecoding.decode(request.transaction());
+      } catch (InvalidTransactionException e) {
         return this;
       }
       byte[] named = txn.toBuilder().putTransactionProperties(VersionEvents.BATCH_PROPERTY, batchId).build()

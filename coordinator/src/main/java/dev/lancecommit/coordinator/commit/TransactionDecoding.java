@@ -7,10 +7,10 @@ import dev.lancecommit.rules.InvalidTransactionException;
 import java.util.List;
 
 /** Turns request bytes into a Lance transaction, refusing what is not one. */
-final class TransactionDecoding {
+public final class TransactionDecoding {
   private TransactionDecoding() {}
 
-  static Transaction decode(byte[] bytes) {
+  public static Transaction decode(byte[] bytes) {
     if (bytes == null || bytes.length == 0) {
       throw new InvalidTransactionException("The request carries no transaction bytes");
     }
