@@ -270,7 +270,11 @@ public final class CommitClient implements AutoCloseable {
 
   @Override
   public void close() {
-    allocator.close();
+    try {
+      http.close();
+    } finally {
+      allocator.close();
+    }
   }
 
   /** Configures a {@link CommitClient}. Only {@link #uri} is required. */

@@ -1,7 +1,6 @@
 package dev.lancecommit.client;
 
 import dev.lancecommit.retry.Backoff;
-import java.net.http.HttpHeaders;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -73,8 +72,8 @@ final class Pacing {
   }
 
   /** {@code Retry-After} as delta-seconds or an HTTP date (RFC 9110), if the answer carries a valid one. */
-  static Optional<Duration> retryAfter(HttpHeaders headers, Instant now) {
-    Optional<String> value = headers.firstValue("Retry-After").map(String::trim);
+  static Optional<Duration> retryAfter(Optional<String> header, Instant now) {
+    Optional<String> value = header.map(String::trim);
     if (value.isEmpty() || value.get().isEmpty()) {
       return Optional.empty();
     }
