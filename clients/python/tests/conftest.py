@@ -85,20 +85,32 @@ class FaultProxy:
     - ``"503"``: answered 503/17 without forwarding;
     - ``("429", retry_after)``: answered 429/21 with ``Retry-After: retry_after`` without forwarding;
     - ``("served-by", url)``: forwarded, and the answer names ``url`` as the table's owner (``x-lcc-served-by``), as
-      an instance of a cluster does when it forwarded the commit to the owner.
+      an instance of a cluster does when it forwarded the commit to the owner;
+    - ``"close-after"``: forwarded and answered as kept alive, then the connection is closed (as by an instance that
+      restarted while the client kept the connection).
+
+    It speaks HTTP/1.1 and keeps connections alive; ``connections`` counts those it accepted.
     """
 
     def __init__(self, target: str) -> None:
         self.target = target.rstrip("/")
         self.faults: Deque[object] = collections.deque()
         self.forwarded_commits = 0
+        self.connections = 0
         self.commit_bodies: List[bytes] = []
         self._lock = threading.Lock()
         proxy = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
             def log_message(self, *args: object) -> None:
                 pass
+
+            def setup(self) -> None:
+                super().setup()
+                with proxy._lock:
+                    proxy.connections += 1
 
             def do_POST(self) -> None:  # noqa: N802 (the http.server API)
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
@@ -124,6 +136,8 @@ class FaultProxy:
                 if isinstance(fault, tuple) and fault[0] == "served-by":
                     extra["x-lcc-served-by"] = str(fault[1])
                 self._answer(status, answer, extra)
+                if fault == "close-after":
+                    self.close_connection = True
 
             def _answer(self, status: int, body: bytes, headers: Optional[dict] = None) -> None:
                 self.send_response(status)

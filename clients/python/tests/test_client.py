@@ -20,6 +20,7 @@ from lance_commit import (
     InvalidInputError,
     NamespaceNotFoundError,
     RetryableConflictError,
+    RetryPolicy,
     TableAlreadyExistsError,
     TableNotFoundError,
     ThrottledError,
@@ -187,6 +188,26 @@ def test_lost_answers_are_resubmitted_with_the_same_bytes(client, namespace, pro
     assert proxy.forwarded_commits == 3 and len(set(proxy.commit_bodies)) == 1
     assert lance.dataset(table.location).version == 2
     assert ids(table.location) == list(range(15))
+
+
+def test_a_kept_alive_connection_the_server_closed_is_replaced_without_a_retry(client, namespace, proxy):
+    table_id = [namespace, "stale"]
+    table, _ = create(client, table_id)
+    # no retry budget: a commit that met the closed connection as "no answer" would raise CommitStateUnknownError
+    no_retries = CommitClient(proxy.url, retry=RetryPolicy(retry_budget=0.0))
+    proxy.inject("close-after")
+
+    first = no_retries.append(table_id, write_fragments(rows(10, 5), table.location))
+    connections_before = proxy.connections
+    second = no_retries.append(table_id, write_fragments(rows(15, 5), table.location))
+
+    assert (first.version, second.version) == (2, 3)
+    assert proxy.forwarded_commits == 2  # the request on the closed connection never reached the coordinator
+    assert proxy.connections == connections_before + 1  # the thread's connection was replaced once
+    third = no_retries.append(table_id, write_fragments(rows(20, 5), table.location))
+    assert third.version == 4 and proxy.connections == connections_before + 1  # and then kept alive
+    assert ids(table.location) == list(range(25))
+    no_retries.close()
 
 
 def test_commits_go_straight_to_the_owner_an_answer_names(client, coordinator_url, namespace, proxy):

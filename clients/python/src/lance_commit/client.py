@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import base64
 import email.utils
+import http.client
 import json
 import random
 import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.message import Message
@@ -117,8 +116,10 @@ def _table_parts(table_id: TableId) -> List[str]:
 class CommitClient:
     """Commits Lance transactions through the coordinator, with one retry policy (:class:`RetryPolicy`).
 
-    Thread-safe: one client may be used from any number of threads (every call keeps its state to itself, and each
-    HTTP request is its own connection).
+    Thread-safe: one client may be used from any number of threads (every call keeps its state to itself). Requests go
+    over kept-alive HTTP/1.1 connections, one per thread and instance (``http.client``; a new connection per request
+    through ``urllib`` cost about 0.4 ms more each on two cores). Proxy environment variables are not followed: the
+    client talks to the coordinator directly. ``close()`` (or ``with CommitClient(...) as client:``) closes them.
 
     ``url`` is the coordinator's REST URL; ``api_key`` is sent as ``x-api-key`` and ``token`` as
     ``Authorization: Bearer``. ``storage_options`` are used under the vended ones (which win) when the client itself
@@ -153,6 +154,17 @@ class CommitClient:
         self.retry = retry
         self._storage_options = dict(storage_options or {})
         self._owners = _TableOwners(self._url, route_to_owner)
+        self._connections = _Connections(retry.request_timeout)
+
+    def close(self) -> None:
+        """Closes the client's kept-alive connections (a later call opens new ones)."""
+        self._connections.close()
+
+    def __enter__(self) -> "CommitClient":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # ---- namespace calls
 
@@ -288,7 +300,7 @@ class CommitClient:
             target = self._owners.url_for(table)
             try:
                 status, headers, raw = self._send(self._path("table", parts, "commit"), body, content_type,
-                                                  base=target)
+                                                  base=target, resend_on_stale=True)
             except OSError as e:  # no answer: the request may or may not have been processed
                 uncertain = True
                 last = (0, -1, f"no answer from {target} ({e})")
@@ -362,7 +374,7 @@ class CommitClient:
         attempts = _Attempts(self.retry)
         while True:
             try:
-                status, headers, raw = self._send(path, body, "application/json")
+                status, headers, raw = self._send(path, body, "application/json", resend_on_stale=idempotent)
             except OSError as e:
                 if idempotent and attempts.wait(None):
                     continue
@@ -382,16 +394,84 @@ class CommitClient:
     def _path(self, kind: str, parts: List[str], action: str) -> str:
         return f"/v1/{kind}/{urllib.parse.quote('$'.join(parts), safe='$')}/{action}"
 
-    def _send(self, path: str, body: bytes, content_type: str,
-              base: Optional[str] = None) -> "tuple[int, Message, str]":
-        request = urllib.request.Request((base or self._url) + path, data=body, method="POST",
-                                         headers={**self._headers, "Content-Type": content_type})
-        try:
-            with urllib.request.urlopen(request, timeout=self.retry.request_timeout) as response:
-                return response.status, response.headers, response.read().decode("utf-8", "replace")
-        except urllib.error.HTTPError as e:
-            with e:
-                return e.code, e.headers, e.read().decode("utf-8", "replace")
+    def _send(self, path: str, body: bytes, content_type: str, base: Optional[str] = None, *,
+              resend_on_stale: bool = False) -> "tuple[int, Message, str]":
+        """POSTs ``body``; raises OSError when no answer came.
+
+        A kept-alive connection the server closed meanwhile (an instance restarted) fails before any answer; the
+        request is then sent once more on a new connection, but only where sending it twice is harmless
+        (``resend_on_stale``: a commit, answered once per transaction, or an idempotent call). Other calls get a new
+        connection every time, as before connections were kept, so they never meet a stale one.
+        """
+        target = base or self._url
+        split = urllib.parse.urlsplit(target)
+        headers = {**self._headers, "Content-Type": content_type}
+        while True:
+            connection, reused = self._connections.get(split) if resend_on_stale else (
+                self._connections.new(split), False)
+            try:
+                connection.request("POST", split.path + path, body=body, headers=headers)
+                response = connection.getresponse()
+                raw = response.read().decode("utf-8", "replace")
+            except (OSError, http.client.HTTPException) as e:
+                self._connections.discard(split, connection)
+                if reused and isinstance(e, _STALE_CONNECTION):
+                    continue  # only a reused connection is retried, and a new one is never reused: at most once
+                if isinstance(e, OSError):
+                    raise
+                raise OSError(f"{type(e).__name__}: {e}") from e
+            if not resend_on_stale or response.will_close:
+                self._connections.discard(split, connection)
+            return response.status, response.headers, raw
+
+
+# what a kept-alive connection the server has closed fails with when it is used again
+_STALE_CONNECTION = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError, ConnectionAbortedError)
+
+
+class _Connections:
+    """Kept-alive connections by thread and instance (``http.client`` connections are not thread-safe)."""
+
+    def __init__(self, timeout: float) -> None:
+        self._timeout = timeout
+        self._local = threading.local()
+        self._all: "set[http.client.HTTPConnection]" = set()
+        self._lock = threading.Lock()
+
+    def get(self, target: urllib.parse.SplitResult) -> "tuple[http.client.HTTPConnection, bool]":
+        """This thread's connection to ``target`` and whether it was used before."""
+        mine: Dict[str, http.client.HTTPConnection] = self._local.__dict__.setdefault("connections", {})
+        connection = mine.get(target.netloc)
+        if connection is not None:
+            return connection, True
+        connection = self.new(target)
+        mine[target.netloc] = connection
+        return connection, False
+
+    def new(self, target: urllib.parse.SplitResult) -> http.client.HTTPConnection:
+        connection: http.client.HTTPConnection
+        if target.scheme == "https":
+            connection = http.client.HTTPSConnection(target.netloc, timeout=self._timeout)
+        else:
+            connection = http.client.HTTPConnection(target.netloc, timeout=self._timeout)
+        with self._lock:
+            self._all.add(connection)
+        return connection
+
+    def discard(self, target: urllib.parse.SplitResult, connection: http.client.HTTPConnection) -> None:
+        mine: Dict[str, http.client.HTTPConnection] = self._local.__dict__.get("connections", {})
+        if mine.get(target.netloc) is connection:
+            del mine[target.netloc]
+        with self._lock:
+            self._all.discard(connection)
+        connection.close()
+
+    def close(self) -> None:
+        with self._lock:
+            connections, self._all = self._all, set()
+        for connection in connections:
+            connection.close()
+        self._local = threading.local()
 
 
 _SERVED_BY = "x-lcc-served-by"
