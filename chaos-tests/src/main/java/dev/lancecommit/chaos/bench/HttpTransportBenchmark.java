@@ -80,7 +80,11 @@ public final class HttpTransportBenchmark {
     System.exit(status);
   }
 
-  private static void run(Path work, int requests, int rounds, PrintStream out) throws Exception {
+  /** One row of the report: a request through a client, the median over the rounds of their p50 and mean. */
+  record Row(String request, String client, double p50Millis, double meanMillis) {}
+
+  /** Runs every client on both requests against a coordinator over {@code work} and prints the table. */
+  static List<Row> run(Path work, int requests, int rounds, PrintStream out) throws Exception {
     CoordinatorConfig config = CoordinatorConfig.builder().port(0).warehouse(work.resolve("warehouse").toString())
         .kafka("none").build();
     try (Coordinator coordinator = Coordinator.start(config)) {
@@ -118,8 +122,12 @@ public final class HttpTransportBenchmark {
           requests, rounds);
       out.println("| request | client | p50 ms (median of rounds) | mean ms (median of rounds) |");
       out.println("|---|---|---:|---:|");
-      results.forEach((request, byClient) -> byClient.forEach((client, measured) -> out.printf(Locale.ROOT,
-          "| %s | %s | %.3f | %.3f |%n", request, client, median(measured, 0), median(measured, 1))));
+      List<Row> rows = new ArrayList<>();
+      results.forEach((request, byClient) -> byClient.forEach((client, measured) ->
+          rows.add(new Row(request, client, median(measured, 0), median(measured, 1)))));
+      rows.forEach(row -> out.printf(Locale.ROOT, "| %s | %s | %.3f | %.3f |%n", row.request(), row.client(),
+          row.p50Millis(), row.meanMillis()));
+      return rows;
     }
   }
 
