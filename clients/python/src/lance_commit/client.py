@@ -441,11 +441,12 @@ class _Connections:
     def get(self, target: urllib.parse.SplitResult) -> "tuple[http.client.HTTPConnection, bool]":
         """This thread's connection to ``target`` and whether it was used before."""
         mine: Dict[str, http.client.HTTPConnection] = self._local.__dict__.setdefault("connections", {})
-        connection = mine.get(target.netloc)
+        key = f"{target.scheme}://{target.netloc}"
+        connection = mine.get(key)
         if connection is not None:
             return connection, True
         connection = self.new(target)
-        mine[target.netloc] = connection
+        mine[key] = connection
         return connection, False
 
     def new(self, target: urllib.parse.SplitResult) -> http.client.HTTPConnection:
@@ -460,8 +461,9 @@ class _Connections:
 
     def discard(self, target: urllib.parse.SplitResult, connection: http.client.HTTPConnection) -> None:
         mine: Dict[str, http.client.HTTPConnection] = self._local.__dict__.get("connections", {})
-        if mine.get(target.netloc) is connection:
-            del mine[target.netloc]
+        key = f"{target.scheme}://{target.netloc}"
+        if mine.get(key) is connection:
+            del mine[key]
         with self._lock:
             self._all.discard(connection)
         connection.close()
