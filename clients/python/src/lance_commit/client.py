@@ -118,7 +118,7 @@ class CommitClient:
 
     Thread-safe: one client may be used from any number of threads (every call keeps its state to itself). Requests go
     over kept-alive HTTP/1.1 connections, one per thread and instance (``http.client``; a new connection per request
-    through ``urllib`` cost about 0.4 ms more each on two cores). Proxy environment variables are not followed: the
+    through ``urllib`` cost 0.3-0.4 ms more each on two cores). Proxy environment variables are not followed: the
     client talks to the coordinator directly. ``close()`` (or ``with CommitClient(...) as client:``) closes them.
 
     ``url`` is the coordinator's REST URL; ``api_key`` is sent as ``x-api-key`` and ``token`` as
