@@ -26,13 +26,14 @@ import org.apache.kafka.common.config.ConfigException;
 record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores, List<Integer> writers, int seconds,
     int warmupSeconds, int rowsPerCommit, int tables, int writersPerTable, int keysPerWriter, String kafka, Path out,
     Optional<Path> python, Optional<Path> chartFrom, boolean verifyFiles, boolean localFsync, int dataFilesAhead,
-    String coordinatorConfig, boolean coordinatorOwnJvm, String coordinatorJvmOptions) {
+    String coordinatorConfig, boolean coordinatorOwnJvm, String coordinatorJvmOptions, List<String> systems) {
 
   private static final ConfigKeys KEYS = new ConfigKeys();
   static final ConfigKey<String> WORKLOADS = KEYS.string("workloads", "appends,upserts,pylance,tables",
       list(Workload.Kind::parse, "appends, upserts, pylance, tables"), "Workloads to run, comma-separated: appends (N writers append: CommitTable vs "
-          + "Lance's CommitBuilder), upserts (N writers upsert disjoint keys: an Update with affected_rows to "
-          + "CommitTable vs Lance's merge_insert), pylance (N stock pylance writers commit appends through the "
+          + "Lance's CommitBuilder), upserts (N writers upsert disjoint keys: the same scan-free writer commits "
+          + "its Update through CommitTable, with affected_rows, and through Lance's CommitBuilder; and Lance's own "
+          + "merge_insert), pylance (N stock pylance writers commit appends through the "
           + "namespace, with and without managed_versioning.appends_on_latest, vs the same writers on the path), "
           + "tables (--tables tables x --writers-per-table writers append; --writers is ignored).");
   static final ConfigKey<String> STORES = KEYS.string("stores", "local,s3proxy,s3proxy-20ms",
@@ -89,6 +90,11 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
   static final ConfigKey<String> COORDINATOR_JVM_OPTIONS = KEYS.string("coordinator-jvm-options", "", null,
       "With --coordinator-own-jvm: more options for its java command, space-separated (e.g. -Xmx2g, "
           + "-XX:+PrintCompilation, -XX:StartFlightRecording=filename=coordinator.jfr).");
+  static final ConfigKey<String> SYSTEMS = KEYS.string("systems", "", null,
+      "Only these systems of each workload, comma-separated, as the report names them (coordinator, lance, lance update, lance merge_insert, ...); empty: every "
+          + "system, the coordinator and stock Lance side by side, as a cell of the matrix is meant to be. For one "
+          + "side of a cell whose other side was measured already, or takes too long to drain (stock Lance at 64 "
+          + "writers).");
   static final ConfigKey<String> CHART_FROM = KEYS.string("chart-from", "", null,
       "Only redraw results.md and the charts into --out from this earlier results.csv.");
 
@@ -113,7 +119,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         values.get(WRITERS_PER_TABLE), values.get(KEYS_PER_WRITER), values.get(KAFKA).trim(), Path.of(values.get(OUT)),
         path(values.get(PYTHON)), path(values.get(CHART_FROM)), values.get(VERIFY_FILES),
         values.get(LOCAL_FSYNC), values.get(DATA_FILES_AHEAD), values.get(COORDINATOR_CONFIG).trim(),
-        values.get(COORDINATOR_OWN_JVM), values.get(COORDINATOR_JVM_OPTIONS).trim());
+        values.get(COORDINATOR_OWN_JVM), values.get(COORDINATOR_JVM_OPTIONS).trim(),
+        values.get(SYSTEMS).isBlank() ? List.of() : parseList(values.get(SYSTEMS), BenchOptions::lower));
   }
 
   /** The command line that repeats these options (for the report). */
@@ -129,7 +136,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         "--data-files-ahead", String.valueOf(dataFilesAhead))
         + (coordinatorConfig.isEmpty() ? "" : " --coordinator-config " + coordinatorConfig)
         + (coordinatorOwnJvm ? " --coordinator-own-jvm true" : "")
-        + (coordinatorJvmOptions.isEmpty() ? "" : " --coordinator-jvm-options '" + coordinatorJvmOptions + "'");
+        + (coordinatorJvmOptions.isEmpty() ? "" : " --coordinator-jvm-options '" + coordinatorJvmOptions + "'")
+        + (systems.isEmpty() ? "" : " --systems '" + join(systems) + "'");
   }
 
   /**
@@ -139,7 +147,12 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
   BenchOptions forWarmup(int windowSeconds) {
     return new BenchOptions(workloads, stores, writers, windowSeconds, 0, rowsPerCommit, tables, writersPerTable,
         keysPerWriter, kafka, out, python, chartFrom, verifyFiles, localFsync, 0, coordinatorConfig, coordinatorOwnJvm,
-        coordinatorJvmOptions);
+        coordinatorJvmOptions, systems);
+  }
+
+  /** Whether {@link #SYSTEMS} asks for {@code system}. */
+  boolean runs(String system) {
+    return systems.isEmpty() || systems.contains(lower(system));
   }
 
   /** The pairs of {@link #COORDINATOR_CONFIG}, in order. */

@@ -95,6 +95,16 @@ public final class CommitBenchmark {
         log("embedded Kafka at " + kafka);
       }
       Optional<Path> python = PylanceWorkload.locatePython(options.python());
+      Set<String> known = new HashSet<>(List.of(AppendWorkload.COORDINATOR, AppendWorkload.LANCE,
+          UpsertWorkload.LANCE_UPDATE, UpsertWorkload.LANCE_MERGE_INSERT));
+      if (python.isPresent()) {
+        known.addAll(new PylanceWorkload(python.get()).systems());
+      }
+      for (String system : options.systems()) {
+        if (!known.contains(system)) {
+          throw new IllegalArgumentException("--systems: no system '" + system + "'; the systems are " + known);
+        }
+      }
       int run = 0;
       for (Workload.Kind kind : options.workloads()) {
         if (kind == Workload.Kind.PYLANCE && python.isEmpty()) {
@@ -114,7 +124,7 @@ public final class CommitBenchmark {
                 : options.writers().stream().map(w -> new int[] {1, w}).toList();
             Set<String> warmed = new HashSet<>();
             for (int[] shape : shapes) {
-              for (String system : workload.systems()) {
+              for (String system : workload.systems().stream().filter(options::runs).toList()) {
                 if (options.warmupSeconds() > 0 && warmed.add(system)) {
                   String name = "warmup" + (++run);
                   Path dir = Files.createDirectories(workDir.resolve(name));

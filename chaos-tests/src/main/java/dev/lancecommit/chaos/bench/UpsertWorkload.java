@@ -3,7 +3,6 @@ package dev.lancecommit.chaos.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lancecommit.e2e.CommitApi;
-import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.client.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
@@ -20,9 +19,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
@@ -34,40 +35,57 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.util.Text;
+import org.lance.CommitBuilder;
 import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.FragmentMetadata;
+import org.lance.FragmentOperation;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
 import org.lance.merge.MergeInsertParams;
 import org.lance.merge.MergeInsertResult;
+import org.lance.operation.Update;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
  * Writers upsert keys of their own (writer {@code w} of {@code W} owns ids {@code k*W + w}), interleaved in the
- * fragments every writer shares. Through the coordinator a writer does what Lance's merge_insert does, itself: finds
- * the row at its read version, writes the fragment's new deletion file and a fragment holding the new row, and sends
- * the Update (REWRITE_ROWS) with the row's address as {@code affected_rows}, so the coordinator rebases it over the
- * other writers' updates of the same fragment; after a 409/14 it starts again on the latest version. Directly,
- * Lance's own {@code merge_insert} (update all when matched) with its own conflict handling and retries. The whole
- * upsert is timed on both sides (merge_insert cannot be split). Afterwards: version 1 + acknowledged upserts, every
- * key present once, holding the value its last acknowledged upsert wrote.
+ * fragments every writer shares. Three systems, each on a table laid out the same way (256 rows per fragment):
+ * <ul>
+ *   <li>{@code coordinator} and {@code lance update} run the same writer, which does what Lance's merge_insert does,
+ *       itself: it removes the key's old row (a new deletion file for a fragment other rows live in, the whole
+ *       fragment when the key's row is its only one), writes a fragment holding the new row, and commits the Update
+ *       (REWRITE_ROWS). It knows where each of its keys lives (one scan before the clock, then from its own commits:
+ *       the fragment it wrote, found in the version it committed), so no upsert scans the table. Through the
+ *       coordinator the Update carries the row's address as {@code affected_rows}, so it is rebased over the other
+ *       writers' updates of the same fragment; directly, it goes through Lance's own commit loop
+ *       ({@code CommitBuilder}: rebase over compatible versions, put-if-not-exists, retries). Both start the upsert
+ *       again on the latest version when told to retry (409/14 or 429; Lance's retryable commit conflict).</li>
+ *   <li>{@code lance merge_insert}: Lance's own {@code merge_insert} (update all when matched), which scans for the
+ *       row and handles conflicts and retries itself; what a Lance user writes today.</li>
+ * </ul>
+ * The whole upsert is timed (merge_insert cannot be split). Afterwards: version 1 + acknowledged upserts (fewer when
+ * grouped), every key present once, holding the value its last acknowledged upsert wrote.
  */
 final class UpsertWorkload implements Workload {
   static final String COORDINATOR = "coordinator";
-  static final String LANCE = "lance merge_insert";
+  static final String LANCE_UPDATE = "lance update";
+  static final String LANCE_MERGE_INSERT = "lance merge_insert";
   private static final int ROWS_PER_FILE = 256;
   private static final int MAX_ATTEMPTS = 200;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Override
   public List<String> systems() {
-    return List.of(COORDINATOR, LANCE);
+    return List.of(COORDINATOR, LANCE_UPDATE, LANCE_MERGE_INSERT);
   }
 
   @Override
   public RunResult run(String system, Cell cell) throws Exception {
-    return system.equals(COORDINATOR) ? throughCoordinator(cell) : throughLance(cell);
+    return switch (system) {
+      case COORDINATOR -> throughCoordinator(cell);
+      case LANCE_UPDATE -> throughLanceCommitLoop(cell);
+      default -> throughMergeInsert(cell);
+    };
   }
 
   /** What each key must hold afterwards: its last acknowledged value, or a value of an upsert that failed after it. */
@@ -90,6 +108,41 @@ final class UpsertWorkload implements Workload {
     }
   }
 
+  /**
+   * Commits one prepared upsert from its read version; answers the version it made, opened, or null when told to
+   * retry.
+   */
+  private interface UpsertCommit {
+    Dataset commit(Dataset readVersion, PreparedUpsert upsert);
+  }
+
+  /** An upsert's Update, ready to commit from the version it was prepared on. */
+  private record PreparedUpsert(long rowAddress, List<Long> removed, List<FragmentMetadata> updated,
+      FragmentMetadata fresh) {
+    Update operation() {
+      return Update.builder()
+          .removedFragmentIds(removed)
+          .updatedFragments(updated)
+          .newFragments(List.of(fresh))
+          .fieldsModified(new long[0])
+          .fieldsForPreservingFragBitmap(new long[0])
+          .updateMode(Optional.of(Update.UpdateMode.RewriteRows))
+          .build();
+    }
+
+    Transaction transaction(long readVersion) {
+      return Transaction.newBuilder()
+          .setReadVersion(readVersion)
+          .setUuid(TransactionFactory.newUuid())
+          .setUpdate(Transaction.Update.newBuilder()
+              .addAllRemovedFragmentIds(removed)
+              .addAllUpdatedFragments(updated.stream().map(LanceProtos::fragment).toList())
+              .addAllNewFragments(LanceProtos.fragments(List.of(fresh)))
+              .setUpdateMode(Transaction.UpdateMode.REWRITE_ROWS))
+          .build();
+    }
+  }
+
   private RunResult throughCoordinator(Cell cell) throws Exception {
     int keys = cell.writers() * cell.options().keysPerWriter();
     try (BenchCoordinator coordinator = BenchCoordinator.start(cell)) {
@@ -104,27 +157,26 @@ final class UpsertWorkload implements Workload {
           throw new IllegalStateException("could not create " + id + ": " + created);
         }
         RunResult result = new RunResult(COORDINATOR);
-        result.countsRetries();
-        Expected expected = new Expected();
         Set<Long> versions = ConcurrentHashMap.newKeySet(); // grouped upserts share a version
-        WriterPool.run(result, cell.writers(), cell.options().seconds(), (writer, deadline) -> {
-          long seen = 1;
-          for (int n = 0; System.nanoTime() < deadline; n++) {
-            long key = (long) (n % cell.options().keysPerWriter()) * cell.writers() + writer;
-            String value = "w" + writer + "-" + n;
-            long start = System.nanoTime();
-            try {
-              seen = upsertThroughCoordinator(api, id, lance, seen, key, value, result);
-              versions.add(seen);
-              long end = System.nanoTime();
-              result.committed(end - start, 1, end <= deadline);
-              expected.acknowledged(key, value);
-            } catch (RuntimeException e) {
-              result.failed(e);
-              expected.failed(key, value);
-              seen = api.latestVersion(id);
+        Expected expected = sameWriter(cell, lance, result, () -> api.latestVersion(id), (ds, upsert) -> {
+          Roaring64NavigableMap affected = new Roaring64NavigableMap();
+          affected.addLong(upsert.rowAddress());
+          ObjectNode body = JSON.createObjectNode()
+              .put("transaction", Base64.getEncoder().encodeToString(upsert.transaction(ds.version()).toByteArray()))
+              .put("affected_rows", Base64.getEncoder().encodeToString(portable(affected)));
+          CommitApi.Response r = api.commitBytes(id, body.toString().getBytes(StandardCharsets.UTF_8),
+              CommitApi.JSON);
+          if (r.status() == 200) {
+            if (r.body().has("group_size")) {
+              result.groupSize(r.body().get("group_size").asInt());
             }
+            versions.add(r.version());
+            return ds.checkoutVersion(r.version());
           }
+          if ((r.status() == 409 && r.code() == 14) || r.status() == 429) {
+            return null;
+          }
+          throw new IllegalStateException("upsert refused: " + r);
         });
         verify(result, lance, api.latestVersion(id), versions.size(), keys, expected);
         return result;
@@ -132,58 +184,144 @@ final class UpsertWorkload implements Workload {
     }
   }
 
-  /** One upsert, started again on the latest version after each 409/14 or 429; returns the version it made. */
-  private static long upsertThroughCoordinator(CommitApi api, List<String> id, LanceTables lance, long readVersion,
-      long key, String value, RunResult result) {
-    long read = readVersion;
-    for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      long address;
-      Transaction txn;
-      try (Dataset ds = lance.open(read)) {
-        address = rowAddress(ds, key);
-        int fragmentId = (int) (address >>> 32);
-        FragmentMetadata withDeletion = ds.getFragment(fragmentId).deleteRows(List.of((int) (address & 0xFFFF_FFFFL)));
-        List<DataFragment> updated = withDeletion == null ? List.of()
-            : List.of(LanceProtos.fragment(withDeletion));
-        List<Long> removed = withDeletion == null ? List.of((long) fragmentId) : List.of();
-        List<FragmentMetadata> fresh = writeRow(lance, key, value);
-        txn = Transaction.newBuilder()
-            .setReadVersion(read)
-            .setUuid(TransactionFactory.newUuid())
-            .setUpdate(Transaction.Update.newBuilder()
-                .addAllRemovedFragmentIds(removed)
-                .addAllUpdatedFragments(updated)
-                .addAllNewFragments(LanceProtos.fragments(fresh))
-                .setUpdateMode(Transaction.UpdateMode.REWRITE_ROWS))
-            .build();
-      }
-      Roaring64NavigableMap affected = new Roaring64NavigableMap();
-      affected.addLong(address);
-      ObjectNode body = JSON.createObjectNode()
-          .put("transaction", Base64.getEncoder().encodeToString(txn.toByteArray()))
-          .put("affected_rows", Base64.getEncoder().encodeToString(portable(affected)));
-      CommitApi.Response r = api.commitBytes(id, body.toString().getBytes(StandardCharsets.UTF_8), CommitApi.JSON);
-      if (r.status() == 200) {
-        if (r.body().has("group_size")) {
-          result.groupSize(r.body().get("group_size").asInt());
+  private RunResult throughLanceCommitLoop(Cell cell) throws Exception {
+    int keys = cell.writers() * cell.options().keysPerWriter();
+    try (LanceTables lance = LanceTables.at(cell.store().uri(cell.name() + "/lance-update/upserts.lance"),
+        cell.store().lanceOptions())) {
+      createWithLance(lance, keys);
+      RunResult result = new RunResult(LANCE_UPDATE);
+      AtomicLong commits = new AtomicLong();
+      Expected expected = sameWriter(cell, lance, result, lance::latestVersion, (ds, upsert) -> {
+        try (org.lance.Transaction txn = new org.lance.Transaction(ds.version(), upsert.operation())) {
+          Dataset committed = new CommitBuilder(ds).execute(txn);
+          commits.incrementAndGet();
+          return committed;
+        } catch (RuntimeException e) {
+          if (isRetryableConflict(e)) {
+            return null;
+          }
+          throw e;
         }
-        return r.version();
-      }
-      if (!(r.status() == 409 && r.code() == 14) && r.status() != 429) {
-        throw new IllegalStateException("upsert refused: " + r);
-      }
-      result.retried();
-      read = api.latestVersion(id);
+      });
+      verify(result, lance, lance.latestVersion(), commits.get(), keys, expected);
+      return result;
     }
-    throw new IllegalStateException("no upsert after " + MAX_ATTEMPTS + " attempts");
   }
 
-  private RunResult throughLance(Cell cell) throws Exception {
+  /** Lance's "retry the operation on the new version" answer (RetryableCommitConflict), as its Java binding throws it. */
+  private static boolean isRetryableConflict(RuntimeException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String message = String.valueOf(t.getMessage()).toLowerCase(java.util.Locale.ROOT);
+      if (message.contains("retryable commit conflict") || message.contains("retryablecommitconflict")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The writers of {@code coordinator} and {@code lance update}: the same preparation, the same timing, only
+   * {@code commit} differs. Returns what every key must hold afterwards.
+   */
+  private static Expected sameWriter(Cell cell, LanceTables lance, RunResult result, LongSupplier latestVersion,
+      UpsertCommit commit) throws Exception {
+    result.countsRetries();
+    Expected expected = new Expected();
+    Map<Long, Long> initial;
+    try (Dataset first = lance.open(1)) {
+      initial = rowAddresses(first);
+    }
+    int initialMaxFragmentId = initial.values().stream().mapToInt(a -> (int) (a >>> 32)).max().orElse(0);
+    WriterPool.run(result, cell.writers(), cell.options().seconds(), (writer, deadline) -> {
+      Map<Long, Long> addresses = new HashMap<>(); // this writer's keys -> row address at the version it holds
+      for (int k = 0; k < cell.options().keysPerWriter(); k++) {
+        long key = (long) k * cell.writers() + writer;
+        addresses.put(key, initial.get(key));
+      }
+      int belowNewFragments = initialMaxFragmentId; // new fragments of later versions get higher ids
+      Dataset ds = lance.open(1);
+      try {
+        for (int n = 0; System.nanoTime() < deadline; n++) {
+          long key = (long) (n % cell.options().keysPerWriter()) * cell.writers() + writer;
+          String value = "w" + writer + "-" + n;
+          long start = System.nanoTime();
+          try {
+            FragmentMetadata fresh = writeRow(lance, key, value);
+            Dataset committed = null;
+            for (int attempt = 1; committed == null; attempt++) {
+              if (attempt > MAX_ATTEMPTS) {
+                throw new IllegalStateException("no upsert after " + MAX_ATTEMPTS + " attempts");
+              }
+              committed = commit.commit(ds, prepare(ds, addresses.get(key), fresh));
+              if (committed == null) {
+                result.retried();
+                Dataset latest = ds.checkoutVersion(latestVersion.getAsLong());
+                ds.close();
+                ds = latest;
+              }
+            }
+            ds.close();
+            ds = committed;
+            belowNewFragments = fragmentHolding(ds, fresh, belowNewFragments);
+            addresses.put(key, (long) belowNewFragments << 32);
+            long end = System.nanoTime();
+            result.committed(end - start, 1, end <= deadline);
+            expected.acknowledged(key, value);
+          } catch (RuntimeException e) {
+            result.failed(e);
+            expected.failed(key, value);
+            ds.close();
+            ds = lance.open(latestVersion.getAsLong());
+            // the key's row may have moved in an upsert whose outcome is unknown: find it again
+            addresses.putAll(rowAddresses(ds, addresses.keySet()));
+          }
+        }
+      } finally {
+        ds.close();
+      }
+    });
+    return expected;
+  }
+
+  /** The Update that replaces the row at {@code address} (as of {@code ds}) with {@code fresh}'s row. */
+  private static PreparedUpsert prepare(Dataset ds, long address, FragmentMetadata fresh) {
+    int fragmentId = (int) (address >>> 32);
+    Fragment fragment = ds.getFragment(fragmentId);
+    FragmentMetadata withDeletion = fragment.metadata().getNumRows() == 1 ? null
+        : fragment.deleteRows(List.of((int) (address & 0xFFFF_FFFFL)));
+    return withDeletion == null
+        ? new PreparedUpsert(address, List.of((long) fragmentId), List.of(), fresh)
+        : new PreparedUpsert(address, List.of(), List.of(withDeletion), fresh);
+  }
+
+  /**
+   * The id {@code ds} gave the fragment this writer wrote as {@code fresh}: higher than {@code below}, the id of a
+   * fragment of an earlier version. Looked up id by id upwards (as many lookups as fragments the other writers added
+   * meanwhile), since listing every fragment would make each upsert's cost grow with the table.
+   */
+  private static int fragmentHolding(Dataset ds, FragmentMetadata fresh, int below) {
+    String path = fresh.getFiles().get(0).getPath();
+    for (int id = below + 1; id <= below + 100_000; id++) {
+      FragmentMetadata metadata;
+      try {
+        metadata = ds.getFragment(id).metadata();
+      } catch (RuntimeException absent) { // removed, or not (yet) in this version
+        continue;
+      }
+      if (metadata.getFiles().get(0).getPath().equals(path)) {
+        return id;
+      }
+    }
+    throw new IllegalStateException("version " + ds.version() + " has no fragment with data file " + path
+        + " among the 100,000 ids above " + below);
+  }
+
+  private RunResult throughMergeInsert(Cell cell) throws Exception {
     int keys = cell.writers() * cell.options().keysPerWriter();
     try (LanceTables lance = LanceTables.at(cell.store().uri(cell.name() + "/lance/upserts.lance"),
         cell.store().lanceOptions())) {
-      lance.createWithLance(0, keys);
-      RunResult result = new RunResult(LANCE);
+      createWithLance(lance, keys);
+      RunResult result = new RunResult(LANCE_MERGE_INSERT);
       Expected expected = new Expected();
       AtomicLong commits = new AtomicLong();
       WriterPool.run(result, cell.writers(), cell.options().seconds(), (writer, deadline) -> {
@@ -217,6 +355,18 @@ final class UpsertWorkload implements Workload {
     }
   }
 
+  /** Version 1 of a table holding keys {@code 0 .. keys-1}, 256 rows per fragment, as the coordinator's is made. */
+  private static void createWithLance(LanceTables lance, int keys) {
+    List<FragmentMetadata> fragments = lance.writeRows(0, keys, ROWS_PER_FILE);
+    try (Dataset created = Dataset.commit(lance.allocator(), lance.uri(),
+        new FragmentOperation.Overwrite(fragments, LanceTables.ROW_SCHEMA), Optional.empty(),
+        lance.storageOptions())) {
+      if (created.version() != 1) {
+        throw new IllegalStateException("created " + lance.uri() + " at version " + created.version());
+      }
+    }
+  }
+
   /** Lance's merge_insert of one row on {@code id}: update all columns when matched, insert when not. */
   private static Dataset mergeInsert(Dataset ds, BufferAllocator allocator, long key, String value) {
     MergeInsertParams params = new MergeInsertParams(List.of("id")).withMatchedUpdateAll()
@@ -232,27 +382,37 @@ final class UpsertWorkload implements Workload {
     }
   }
 
-  /** The address ({@code fragment << 32 | offset}) of the live row holding {@code key} at the dataset's version. */
-  private static long rowAddress(Dataset ds, long key) {
-    ScanOptions options = new ScanOptions.Builder().columns(List.of("id")).filter("id = " + key)
-        .withRowAddress(true).build();
-    try (LanceScanner scanner = ds.newScan(options); ArrowReader reader = scanner.scanBatches()) {
+  /** The address ({@code fragment << 32 | offset}) of every live row, by key. */
+  private static Map<Long, Long> rowAddresses(Dataset ds) {
+    return rowAddresses(ds, null);
+  }
+
+  /** The addresses of the live rows of {@code keys} (of every key when null), by key. */
+  private static Map<Long, Long> rowAddresses(Dataset ds, Set<Long> keys) {
+    ScanOptions.Builder options = new ScanOptions.Builder().columns(List.of("id")).withRowAddress(true);
+    if (keys != null) {
+      options.filter("id IN (" + String.join(",", keys.stream().map(String::valueOf).toList()) + ")");
+    }
+    Map<Long, Long> addresses = new HashMap<>();
+    try (LanceScanner scanner = ds.newScan(options.build()); ArrowReader reader = scanner.scanBatches()) {
       while (reader.loadNextBatch()) {
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
-        if (root.getRowCount() > 0) {
-          return ((Number) root.getVector("_rowaddr").getObject(0)).longValue();
+        FieldVector ids = root.getVector("id");
+        FieldVector rowAddresses = root.getVector("_rowaddr");
+        for (int i = 0; i < root.getRowCount(); i++) {
+          addresses.put(((Number) ids.getObject(i)).longValue(), ((Number) rowAddresses.getObject(i)).longValue());
         }
       }
     } catch (Exception e) {
-      throw new IllegalStateException("could not find key " + key, e);
+      throw new IllegalStateException("could not scan version " + ds.version(), e);
     }
-    throw new IllegalStateException("key " + key + " is not in version " + ds.version());
+    return addresses;
   }
 
-  private static List<FragmentMetadata> writeRow(LanceTables lance, long key, String value) {
+  private static FragmentMetadata writeRow(LanceTables lance, long key, String value) {
     try (VectorSchemaRoot root = row(lance.allocator(), key, value)) {
       return Fragment.write().datasetUri(lance.uri()).allocator(lance.allocator()).data(root)
-          .storageOptions(lance.storageOptions()).execute();
+          .storageOptions(lance.storageOptions()).execute().get(0);
     }
   }
 

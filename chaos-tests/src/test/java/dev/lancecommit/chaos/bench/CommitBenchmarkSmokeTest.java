@@ -1,6 +1,7 @@
 package dev.lancecommit.chaos.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,7 +25,7 @@ class CommitBenchmarkSmokeTest {
    * that as a failed commit. Its table must still verify.
    */
   private static final Set<String> STOCK_BASELINES =
-      Set.of(AppendWorkload.LANCE, UpsertWorkload.LANCE, PylanceWorkload.PATH);
+      Set.of(AppendWorkload.LANCE, UpsertWorkload.LANCE_UPDATE, UpsertWorkload.LANCE_MERGE_INSERT, PylanceWorkload.PATH);
 
   @TempDir Path out;
 
@@ -49,7 +50,7 @@ class CommitBenchmarkSmokeTest {
     });
     assertThat(rows).extracting(MatrixReport.Row::workload).contains("appends", "upserts", "tables");
     assertThat(rows).extracting(MatrixReport.Row::system).contains(AppendWorkload.COORDINATOR, AppendWorkload.LANCE,
-        UpsertWorkload.LANCE);
+        UpsertWorkload.LANCE_UPDATE, UpsertWorkload.LANCE_MERGE_INSERT);
     assertThat(rows).extracting(MatrixReport.Row::store).contains("local", "s3proxy-20ms");
     assertThat(MatrixReport.readCsv(out.resolve(MatrixReport.CSV)).stream().map(MatrixReport.Row::csv))
         .containsExactlyElementsOf(rows.stream().map(MatrixReport.Row::csv).toList());
@@ -59,6 +60,25 @@ class CommitBenchmarkSmokeTest {
     assertThat(markdown).contains("| appends | local | 2 | coordinator |");
     assertThat(redrawn.resolve("chart-appends.png")).isNotEmptyFile();
     assertThat(redrawn.resolve(MatrixReport.MARKDOWN)).isNotEmptyFile();
+  }
+
+  @Test
+  void systemsRunsOnlyTheNamedSideOfACell() throws Exception {
+    List<MatrixReport.Row> rows = CommitBenchmark.run(options("--workloads", "tables", "--stores", "local",
+        "--systems", " Coordinator "));
+
+    assertThat(rows).isNotEmpty().allSatisfy(row -> {
+      assertThat(row.system()).isEqualTo(AppendWorkload.COORDINATOR);
+      assertThat(row.verified()).as("%s", row).isTrue();
+    });
+  }
+
+  @Test
+  void anUnknownSystemIsRefusedBeforeAnythingRuns() {
+    assertThatThrownBy(() -> CommitBenchmark.run(options("--workloads", "appends", "--stores", "local",
+        "--systems", "coordinator,lance updates")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no system 'lance updates'");
+    assertThat(out.resolve(MatrixReport.CSV)).doesNotExist();
   }
 
   private BenchOptions options(String... selection) {
