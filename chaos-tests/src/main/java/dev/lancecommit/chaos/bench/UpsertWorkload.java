@@ -186,9 +186,7 @@ final class UpsertWorkload implements Workload {
 
   private RunResult throughLanceCommitLoop(Cell cell) throws Exception {
     int keys = cell.writers() * cell.options().keysPerWriter();
-    try (LanceTables lance = LanceTables.at(cell.store().uri(cell.name() + "/lance-update/upserts.lance"),
-        cell.store().lanceOptions())) {
-      createWithLance(lance, keys);
+    try (LanceTables lance = createdWithLance(cell, "lance-update", keys)) {
       RunResult result = new RunResult(LANCE_UPDATE);
       AtomicLong commits = new AtomicLong();
       Expected expected = sameWriter(cell, lance, result, lance::latestVersion, (ds, upsert) -> {
@@ -318,9 +316,7 @@ final class UpsertWorkload implements Workload {
 
   private RunResult throughMergeInsert(Cell cell) throws Exception {
     int keys = cell.writers() * cell.options().keysPerWriter();
-    try (LanceTables lance = LanceTables.at(cell.store().uri(cell.name() + "/lance/upserts.lance"),
-        cell.store().lanceOptions())) {
-      createWithLance(lance, keys);
+    try (LanceTables lance = createdWithLance(cell, "lance", keys)) {
       RunResult result = new RunResult(LANCE_MERGE_INSERT);
       Expected expected = new Expected();
       AtomicLong commits = new AtomicLong();
@@ -355,7 +351,22 @@ final class UpsertWorkload implements Workload {
     }
   }
 
-  /** Version 1 of a table holding keys {@code 0 .. keys-1}, 256 rows per fragment, as the coordinator's is made. */
+  /**
+   * A table under {@code dir} of the cell, created straight with Lance at version 1 holding keys {@code 0 .. keys-1},
+   * 256 rows per fragment, as the coordinator's is made.
+   */
+  private static LanceTables createdWithLance(Cell cell, String dir, int keys) {
+    LanceTables lance = LanceTables.at(cell.store().uri(cell.name() + "/" + dir + "/upserts.lance"),
+        cell.store().lanceOptions());
+    try {
+      createWithLance(lance, keys);
+    } catch (RuntimeException e) {
+      lance.close();
+      throw e;
+    }
+    return lance;
+  }
+
   private static void createWithLance(LanceTables lance, int keys) {
     List<FragmentMetadata> fragments = lance.writeRows(0, keys, ROWS_PER_FILE);
     try (Dataset created = Dataset.commit(lance.allocator(), lance.uri(),
