@@ -91,8 +91,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
       "With --coordinator-own-jvm: more options for its java command, space-separated (e.g. -Xmx2g, "
           + "-XX:+PrintCompilation, -XX:StartFlightRecording=filename=coordinator.jfr).");
   static final ConfigKey<String> SYSTEMS = KEYS.string("systems", "", null,
-      "Only these systems of each workload, comma-separated, as the report names them (coordinator, lance, lance update, lance merge_insert, ...); empty: every "
-          + "system, the coordinator and stock Lance side by side, as a cell of the matrix is meant to be. For one "
+      "Only these systems of each workload, comma-separated, as the report names them (coordinator, lance, "
+          + "lance update, lance merge_insert, ...); empty: every system, the coordinator and stock Lance side by side, as a cell of the matrix is meant to be. For one "
           + "side of a cell whose other side was measured already, or takes too long to drain (stock Lance at 64 "
           + "writers).");
   static final ConfigKey<String> CHART_FROM = KEYS.string("chart-from", "", null,

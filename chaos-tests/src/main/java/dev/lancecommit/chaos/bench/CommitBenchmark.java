@@ -75,8 +75,25 @@ public final class CommitBenchmark {
     System.exit(status);
   }
 
-  /** Runs every selected cell, both systems each; returns one row per run (also appended to results.csv). */
+  /** Refuses a {@code --systems} name no workload has, before anything is started. */
+  private static void requireKnownSystems(BenchOptions options, Optional<Path> python) {
+    Set<String> known = new HashSet<>(new AppendWorkload().systems());
+    known.addAll(new UpsertWorkload().systems());
+    python.ifPresent(p -> known.addAll(new PylanceWorkload(p).systems()));
+    for (String system : options.systems()) {
+      if (!known.contains(system)) {
+        throw new IllegalArgumentException("--systems: no system '" + system + "'; the systems are " + known);
+      }
+    }
+  }
+
+  /**
+   * Runs every selected cell, each system of it ({@code --systems}: the named ones); returns one row per run (also
+   * appended to results.csv).
+   */
   static List<MatrixReport.Row> run(BenchOptions options) throws Exception {
+    Optional<Path> python = PylanceWorkload.locatePython(options.python());
+    requireKnownSystems(options, python);
     Path workDir = Files.createTempDirectory("lcc-bench-");
     List<AutoCloseable> resources = new ArrayList<>();
     List<MatrixReport.Row> rows = new ArrayList<>();
@@ -93,17 +110,6 @@ public final class CommitBenchmark {
         broker.start();
         kafka = broker.bootstrapServers();
         log("embedded Kafka at " + kafka);
-      }
-      Optional<Path> python = PylanceWorkload.locatePython(options.python());
-      Set<String> known = new HashSet<>(List.of(AppendWorkload.COORDINATOR, AppendWorkload.LANCE,
-          UpsertWorkload.LANCE_UPDATE, UpsertWorkload.LANCE_MERGE_INSERT));
-      if (python.isPresent()) {
-        known.addAll(new PylanceWorkload(python.get()).systems());
-      }
-      for (String system : options.systems()) {
-        if (!known.contains(system)) {
-          throw new IllegalArgumentException("--systems: no system '" + system + "'; the systems are " + known);
-        }
       }
       int run = 0;
       for (Workload.Kind kind : options.workloads()) {

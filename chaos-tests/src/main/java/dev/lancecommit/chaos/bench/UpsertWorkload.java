@@ -206,7 +206,10 @@ final class UpsertWorkload implements Workload {
     }
   }
 
-  /** Lance's "retry the operation on the new version" answer (RetryableCommitConflict), as its Java binding throws it. */
+  /**
+   * Lance's "retry the operation on the new version" answer (RetryableCommitConflict), as its Java binding throws
+   * it.
+   */
   private static boolean isRetryableConflict(RuntimeException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       String message = String.valueOf(t.getMessage()).toLowerCase(java.util.Locale.ROOT);

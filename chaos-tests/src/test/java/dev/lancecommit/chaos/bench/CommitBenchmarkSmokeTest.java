@@ -25,7 +25,8 @@ class CommitBenchmarkSmokeTest {
    * that as a failed commit. Its table must still verify.
    */
   private static final Set<String> STOCK_BASELINES =
-      Set.of(AppendWorkload.LANCE, UpsertWorkload.LANCE_UPDATE, UpsertWorkload.LANCE_MERGE_INSERT, PylanceWorkload.PATH);
+      Set.of(AppendWorkload.LANCE, UpsertWorkload.LANCE_UPDATE, UpsertWorkload.LANCE_MERGE_INSERT,
+          PylanceWorkload.PATH);
 
   @TempDir Path out;
 
