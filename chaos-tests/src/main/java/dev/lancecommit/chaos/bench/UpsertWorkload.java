@@ -39,7 +39,6 @@ import org.lance.CommitBuilder;
 import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.FragmentMetadata;
-import org.lance.FragmentOperation;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
 import org.lance.merge.MergeInsertParams;
@@ -362,23 +361,15 @@ final class UpsertWorkload implements Workload {
     LanceTables lance = LanceTables.at(cell.store().uri(cell.name() + "/" + dir + "/upserts.lance"),
         cell.store().lanceOptions());
     try {
-      createWithLance(lance, keys);
+      long version = lance.createWithLance(0, keys, ROWS_PER_FILE);
+      if (version != 1) {
+        throw new IllegalStateException("created " + lance.uri() + " at version " + version);
+      }
     } catch (RuntimeException e) {
       lance.close();
       throw e;
     }
     return lance;
-  }
-
-  private static void createWithLance(LanceTables lance, int keys) {
-    List<FragmentMetadata> fragments = lance.writeRows(0, keys, ROWS_PER_FILE);
-    try (Dataset created = Dataset.commit(lance.allocator(), lance.uri(),
-        new FragmentOperation.Overwrite(fragments, LanceTables.ROW_SCHEMA), Optional.empty(),
-        lance.storageOptions())) {
-      if (created.version() != 1) {
-        throw new IllegalStateException("created " + lance.uri() + " at version " + created.version());
-      }
-    }
   }
 
   /** Lance's merge_insert of one row on {@code id}: update all columns when matched, insert when not. */

@@ -30,6 +30,7 @@ import org.lance.FragmentMetadata;
 import org.lance.ReadOptions;
 import org.lance.Transaction;
 import org.lance.Version;
+import org.lance.WriteDatasetBuilder;
 import org.lance.WriteParams;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
@@ -176,7 +177,12 @@ public final class LanceTables implements AutoCloseable {
 
   /** Creates the table with test rows through stock Lance's {@code Dataset.write(CREATE)}; returns its version (1). */
   public long createWithLance(long firstId, int count) {
-    return writeWithLance(firstId, count, WriteParams.WriteMode.CREATE);
+    return writeWithLance(firstId, count, WriteParams.WriteMode.CREATE, 0);
+  }
+
+  /** {@link #createWithLance(long, int)} with at most {@code rowsPerFile} rows in each fragment. */
+  public long createWithLance(long firstId, int count, int rowsPerFile) {
+    return writeWithLance(firstId, count, WriteParams.WriteMode.CREATE, rowsPerFile);
   }
 
   /**
@@ -184,20 +190,25 @@ public final class LanceTables implements AutoCloseable {
    * retries). Returns the version Lance committed.
    */
   public long appendWithLance(long firstId, int count) {
-    return writeWithLance(firstId, count, WriteParams.WriteMode.APPEND);
+    return writeWithLance(firstId, count, WriteParams.WriteMode.APPEND, 0);
   }
 
-  private long writeWithLance(long firstId, int count, WriteParams.WriteMode mode) {
+  /** {@code rowsPerFile} 0: Lance's default. */
+  private long writeWithLance(long firstId, int count, WriteParams.WriteMode mode, int rowsPerFile) {
     try (VectorSchemaRoot root = rows(allocator, firstId, count);
-        ArrowReader reader = readerOf(root);
-        Dataset ds = Dataset.write()
-            .allocator(allocator)
-            .reader(reader)
-            .uri(uri)
-            .mode(mode)
-            .storageOptions(storageOptions)
-            .execute()) {
-      return ds.version();
+        ArrowReader reader = readerOf(root)) {
+      WriteDatasetBuilder write = Dataset.write()
+          .allocator(allocator)
+          .reader(reader)
+          .uri(uri)
+          .mode(mode)
+          .storageOptions(storageOptions);
+      if (rowsPerFile > 0) {
+        write.maxRowsPerFile(rowsPerFile);
+      }
+      try (Dataset ds = write.execute()) {
+        return ds.version();
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
