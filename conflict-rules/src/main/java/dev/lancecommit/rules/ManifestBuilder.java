@@ -186,14 +186,18 @@ public final class ManifestBuilder {
   private static TableState finish(ManifestDraft draft, boolean reserveFragments) {
     Manifest.Builder manifest = draft.manifest();
     List<DataFragment> fragments = new ArrayList<>(draft.fragments());
-    fragments.sort(Comparator.comparingLong(DataFragment::getId));
+    boolean ascending = strictlyAscending(fragments,
+        !draft.creating() && draft.current().normalized() ? draft.previous().getFragmentsList() : List.of());
+    if (!ascending) {
+      fragments.sort(Comparator.comparingLong(DataFragment::getId));
+    }
     Carried carried = Carried.of(draft, fragments);
     for (int i = 0; i < fragments.size(); i++) {
       if (!carried.is(i)) {
         fragments.set(i, withoutTombstonedFiles(fragments.get(i)));
       }
     }
-    requireUniqueIds(fragments);
+    requireUniqueIds(fragments, ascending);
     manifest.clearFragments().addAllFragments(fragments);
 
     Transaction txn = draft.txn();
@@ -219,7 +223,9 @@ public final class ManifestBuilder {
     }
     settleDataFormat(manifest, draft, carried.withOneCarried(changed, fragments));
     long sticky = SemanticTypes.stickyFlags(draft.creating() ? null : draft.current(), txn, ctx.features());
-    applyFeatureFlags(manifest, draft.stableRowIds(), ctx.features(), sticky);
+    FeatureFlags.FragmentFacts facts = !draft.creating() && draft.current().normalized()
+        ? carried.facts(draft.previous(), fragments) : FeatureFlags.FragmentFacts.scan(fragments);
+    applyFeatureFlags(manifest, draft.stableRowIds(), ctx.features(), sticky, facts);
     return TableState.normalized(manifest.build(), draft.indices());
   }
 
@@ -245,10 +251,10 @@ public final class ManifestBuilder {
       int firstWithFiles = -1;
       if (!draft.creating() && draft.current().normalized()) {
         List<DataFragment> previous = draft.previous().getFragmentsList();
-        int[] namesakes = FragmentNamesakes.of(previous, sorted);
-        for (int i = 0; i < sorted.size(); i++) {
-          carried[i] = FragmentNamesakes.carried(namesakes, previous, sorted, i);
-          if (carried[i] && firstWithFiles < 0 && sorted.get(i).getFilesCount() > 0) {
+        FragmentNamesakes namesakes = FragmentNamesakes.of(previous, sorted);
+        for (int i = 0; i < carried.length; i++) {
+          carried[i] = namesakes.carried(i);
+          if (carried[i] && firstWithFiles < 0 && namesakes.next(i).getFilesCount() > 0) {
             firstWithFiles = i;
           }
         }
@@ -258,6 +264,45 @@ public final class ManifestBuilder {
 
     boolean is(int index) {
       return carried[index];
+    }
+
+    /**
+     * The fragment facts the feature flags need, reading only the fragments that changed: the carried ones were part
+     * of {@code previous}, whose flags this builder computed from them (a previous version without the deletion-files
+     * flag has no carried fragment with a deletion file; its stable-row-ids flag says whether every carried fragment
+     * has row ids or none does). Only when {@code previous} had deletion files and no changed fragment has one are the
+     * carried ones looked at, up to the first that has one.
+     */
+    FeatureFlags.FragmentFacts facts(Manifest previous, List<DataFragment> sorted) {
+      boolean previousRowIds = (previous.getReaderFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
+      boolean previousDeletions = (previous.getReaderFeatureFlags() & FeatureFlags.DELETION_FILES) != 0;
+      boolean anyCarried = false;
+      boolean anyDeletionFile = false;
+      boolean anyRowIds = false;
+      DataFragment withoutRowIds = null;
+      for (int i = 0; i < carried.length; i++) {
+        if (carried[i]) {
+          anyCarried = true;
+          if (!previousRowIds && withoutRowIds == null) {
+            withoutRowIds = sorted.get(i);
+          }
+          continue;
+        }
+        DataFragment fragment = sorted.get(i);
+        anyDeletionFile |= fragment.hasDeletionFile();
+        if (FeatureFlags.hasRowIds(fragment)) {
+          anyRowIds = true;
+        } else if (withoutRowIds == null) {
+          withoutRowIds = fragment;
+        }
+      }
+      anyRowIds |= anyCarried && previousRowIds;
+      if (!anyDeletionFile && anyCarried && previousDeletions) {
+        for (int i = 0; i < carried.length && !anyDeletionFile; i++) {
+          anyDeletionFile = carried[i] && sorted.get(i).hasDeletionFile();
+        }
+      }
+      return new FeatureFlags.FragmentFacts(anyDeletionFile, anyRowIds, withoutRowIds);
     }
 
     List<DataFragment> changed(List<DataFragment> sorted) {
@@ -322,8 +367,40 @@ public final class ManifestBuilder {
     return true;
   }
 
-  private static void requireUniqueIds(List<DataFragment> sortedFragments) {
-    for (int i = 1; i < sortedFragments.size(); i++) {
+  /**
+   * True when the ids rise from each fragment to the next: sorted already, and no id twice. {@code previousSorted}
+   * holds the fragments, in strictly ascending id order, of the version built on (or nothing): where the fragments
+   * follow each other there as the very same messages they are in order without reading their ids, so a version
+   * that carries the table over reads only the ids around what it changed.
+   */
+  private static boolean strictlyAscending(List<DataFragment> fragments, List<DataFragment> previousSorted) {
+    DataFragment[] all = fragments.toArray(new DataFragment[0]);
+    DataFragment[] before = previousSorted.toArray(new DataFragment[0]);
+    int j = 0;
+    int lastInBefore = -2;
+    for (int i = 0; i < all.length; i++) {
+      int inBefore = -1;
+      if (j < before.length && before[j] == all[i]) {
+        inBefore = j++;
+      } else if (j < before.length) {
+        long id = all[i].getId(); // a changed fragment: move past those it replaced or that were removed
+        while (j < before.length && before[j].getId() <= id) {
+          j++;
+        }
+      }
+      boolean inOrder = i == 0 || (inBefore >= 0 && inBefore == lastInBefore + 1)
+          || all[i - 1].getId() < all[i].getId();
+      if (!inOrder) {
+        return false;
+      }
+      lastInBefore = inBefore;
+    }
+    return true;
+  }
+
+  /** {@code ascending}: the ids were found strictly ascending, so only the range is left to check. */
+  private static void requireUniqueIds(List<DataFragment> sortedFragments, boolean ascending) {
+    for (int i = 1; !ascending && i < sortedFragments.size(); i++) {
       if (sortedFragments.get(i).getId() == sortedFragments.get(i - 1).getId()) {
         throw new InvalidTransactionException(
             "The transaction would leave two fragments with id " + sortedFragments.get(i).getId());
@@ -381,8 +458,14 @@ public final class ManifestBuilder {
 
   static void applyFeatureFlags(
       Manifest.Builder manifest, boolean stableRowIds, FormatFeatures features, long sticky) {
+    applyFeatureFlags(manifest, stableRowIds, features, sticky,
+        FeatureFlags.FragmentFacts.scan(manifest.getFragmentsList()));
+  }
+
+  private static void applyFeatureFlags(Manifest.Builder manifest, boolean stableRowIds, FormatFeatures features,
+      long sticky, FeatureFlags.FragmentFacts facts) {
     try {
-      FeatureFlags.apply(manifest, stableRowIds, true, features, sticky);
+      FeatureFlags.apply(manifest, stableRowIds, true, features, sticky, facts);
     } catch (IllegalArgumentException e) {
       throw new InvalidTransactionException(e.getMessage(), e);
     }

@@ -4,6 +4,7 @@ import static dev.lancecommit.rules.Fixtures.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancecommit.format.FeatureFlags;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.DataFragment;
@@ -63,6 +64,52 @@ class NormalizedBuildTest {
     assertThat(checked).hasSize(steps.size());
     assertThat(built.manifest().getFragmentsList()).allSatisfy(f -> assertThat(f.getFilesList())
         .extracting(DataFile::getPath).doesNotContain("dead.lance"));
+  }
+
+  @Test
+  void featureFlagsAndFragmentOrderFollowAChainThatChangesAndDropsFragmentsInTheMiddle() {
+    List<Step> steps = List.of(
+        new Step("append two", s -> append(s.version(), newFragment("a", 5), newFragment("b", 7))),
+        new Step("append one", s -> append(s.version(), newFragment("c", 3))),
+        new Step("delete rows of a fragment in the middle", s -> delete(s.version(),
+            List.of(withDeletions(s.manifest().getFragments(2), s.version(), 2)))),
+        new Step("append over a carried deletion file", s -> append(s.version(), newFragment("d", 1))),
+        new Step("reserve over a carried deletion file", s -> reserve(s.version(), 2)),
+        new Step("drop the fragment with the deletion file", s -> delete(s.version(), List.of(),
+            s.manifest().getFragments(2).getId())),
+        new Step("append after it", s -> append(s.version(), newFragment("e", 2))));
+    List<Boolean> deletionFlag = List.of(false, false, true, true, true, false, false);
+
+    TableState built = table(1, 0, fragment(0, 4));
+    for (int i = 0; i < steps.size(); i++) {
+      Step step = steps.get(i);
+      Transaction txn = step.txn().apply(built);
+      TableState stored = new TableState(built.manifest(), built.indices());
+      TableState onBuilt = ManifestBuilder.build(built, txn, ctx(built.version() + 1));
+      TableState onStored = ManifestBuilder.build(stored, txn, ctx(built.version() + 1));
+      assertThat(onBuilt.manifest()).as(step.name()).isEqualTo(onStored.manifest());
+      assertThat((onBuilt.manifest().getReaderFeatureFlags() & FeatureFlags.DELETION_FILES) != 0)
+          .as(step.name()).isEqualTo(deletionFlag.get(i));
+      assertThat(onBuilt.manifest().getFragmentsList()).extracting(DataFragment::getId).isSorted()
+          .doesNotHaveDuplicates();
+      built = onBuilt;
+    }
+    assertThat(built.manifest().getFragmentsCount()).isEqualTo(5);
+  }
+
+  @Test
+  void onStableRowIdsAChangedFragmentWithoutRowIdsIsRefusedAsOnAStoredVersion() {
+    TableState stable = stableTable(1, 1, 30, withRowIds(fragment(0, 10), 0), withRowIds(fragment(1, 20), 10));
+    TableState built = ManifestBuilder.build(stable, append(1, newFragment("a", 2)), ctx(2));
+    assertThat(built.normalized()).isTrue();
+    DataFragment middle = built.manifest().getFragments(1);
+    Transaction replaces = delete(2, List.of(middle.toBuilder().clearRowIdSequence().build()));
+    TableState stored = new TableState(built.manifest(), built.indices());
+
+    assertThatThrownBy(() -> ManifestBuilder.build(built, replaces, ctx(3)))
+        .hasMessageContaining("fragment " + middle.getId() + " has no row id sequence");
+    assertThatThrownBy(() -> ManifestBuilder.build(stored, replaces, ctx(3)))
+        .hasMessageContaining("fragment " + middle.getId() + " has no row id sequence");
   }
 
   @Test

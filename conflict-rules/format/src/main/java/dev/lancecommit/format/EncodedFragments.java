@@ -39,14 +39,13 @@ public final class EncodedFragments {
     int[] from = new int[n];
     int[] starts = new int[n + 1];
     boolean reuse = previous != null && sorted && previous.sortedById;
-    int[] namesakes = reuse ? FragmentNamesakes.of(previous.fragments, fragments) : null;
+    FragmentNamesakes namesakes = reuse ? FragmentNamesakes.of(previous.fragments, fragments) : null;
     long total = 0;
     for (int i = 0; i < n; i++) {
-      DataFragment fragment = fragments.get(i);
-      from[i] = reuse && FragmentNamesakes.carried(namesakes, previous.fragments, fragments, i) ? namesakes[i] : -1;
+      from[i] = reuse && namesakes.carried(i) ? namesakes.namesake(i) : -1;
       starts[i] = (int) total;
       total += from[i] >= 0 ? previous.starts[from[i] + 1] - previous.starts[from[i]]
-          : CodedOutputStream.computeMessageSize(FIELD, fragment);
+          : CodedOutputStream.computeMessageSize(FIELD, fragments.get(i));
       if (total > Integer.MAX_VALUE - 64) {
         throw new IllegalStateException("The fragments of version " + state.version() + " encode to more than 2 GiB");
       }

@@ -132,6 +132,37 @@ public final class FeatureFlags {
    */
   public static Manifest.Builder apply(Manifest.Builder manifest, boolean stableRowIds,
       boolean transactionFileWritten, FormatFeatures features, long sticky) {
+    return apply(manifest, stableRowIds, transactionFileWritten, features, sticky,
+        FragmentFacts.scan(manifest.getFragmentsList()));
+  }
+
+  /**
+   * What the flags need to know about a manifest's fragments. {@link #scan} reads every fragment; a builder that
+   * knows which fragments it carried over unchanged from a version whose flags it computed can tell them from the
+   * others alone.
+   *
+   * @param withoutRowIds the first fragment (by id) without a row id sequence, or null
+   */
+  public record FragmentFacts(boolean anyDeletionFile, boolean anyRowIds, DataFragment withoutRowIds) {
+    public static FragmentFacts scan(List<DataFragment> fragments) {
+      boolean anyDeletionFile = false;
+      boolean anyRowIds = false;
+      DataFragment withoutRowIds = null;
+      for (DataFragment fragment : fragments.toArray(new DataFragment[0])) {
+        anyDeletionFile |= fragment.hasDeletionFile();
+        if (hasRowIds(fragment)) {
+          anyRowIds = true;
+        } else if (withoutRowIds == null) {
+          withoutRowIds = fragment;
+        }
+      }
+      return new FragmentFacts(anyDeletionFile, anyRowIds, withoutRowIds);
+    }
+  }
+
+  /** {@link #apply(Manifest.Builder, boolean, boolean, FormatFeatures, long)} with the fragments' {@code facts}. */
+  public static Manifest.Builder apply(Manifest.Builder manifest, boolean stableRowIds,
+      boolean transactionFileWritten, FormatFeatures features, long sticky, FragmentFacts facts) {
     if ((sticky & ~(features.knownReaderMask() & features.knownWriterMask())) != 0) {
       throw new IllegalArgumentException("Sticky flags " + describe(sticky) + " are not known to this build");
     }
@@ -148,22 +179,15 @@ public final class FeatureFlags {
       writer |= manifest.getWriterFeatureFlags() & USE_V2_FORMAT_DEPRECATED;
     }
 
-    List<DataFragment> fragments = manifest.getFragmentsList();
-    if (fragments.stream().anyMatch(DataFragment::hasDeletionFile)) {
+    if (facts.anyDeletionFile()) {
       reader |= DELETION_FILES;
       writer |= DELETION_FILES;
     }
-    boolean anyRowIds = fragments.stream().anyMatch(FeatureFlags::hasRowIds);
-    if (anyRowIds || stableRowIds) {
-      fragments.stream()
-          .filter(f -> !hasRowIds(f))
-          .findFirst()
-          .ifPresent(
-              f -> {
-                throw new IllegalArgumentException(
-                    "All fragments must have row ids: the table uses stable row ids but fragment "
-                        + f.getId() + " has no row id sequence");
-              });
+    if (facts.anyRowIds() || stableRowIds) {
+      if (facts.withoutRowIds() != null) {
+        throw new IllegalArgumentException("All fragments must have row ids: the table uses stable row ids but "
+            + "fragment " + facts.withoutRowIds().getId() + " has no row id sequence");
+      }
       reader |= STABLE_ROW_IDS;
       writer |= STABLE_ROW_IDS;
     }
@@ -198,7 +222,7 @@ public final class FeatureFlags {
     return parts.isEmpty() ? "none" : String.join(", ", parts);
   }
 
-  private static boolean hasRowIds(DataFragment fragment) {
+  public static boolean hasRowIds(DataFragment fragment) {
     return fragment.getRowIdSequenceCase() != DataFragment.RowIdSequenceCase.ROWIDSEQUENCE_NOT_SET;
   }
 

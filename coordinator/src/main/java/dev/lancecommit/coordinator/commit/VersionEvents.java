@@ -111,23 +111,26 @@ public final class VersionEvents {
     long removed = 0;
     long rowsAdded = 0;
     long rowsRemoved = 0;
+    DataFragment[] was = before.toArray(new DataFragment[0]);
+    DataFragment[] is = after.toArray(new DataFragment[0]);
     int i = 0;
     int j = 0;
-    while (i < before.size() || j < after.size()) {
-      long b = i < before.size() ? before.get(i).getId() : Long.MAX_VALUE;
-      long a = j < after.size() ? after.get(j).getId() : Long.MAX_VALUE;
+    while (i < was.length || j < is.length) {
+      if (i < was.length && j < is.length && was[i] == is[j]) {
+        i++; // carried over as it was: nothing to count
+        j++;
+        continue;
+      }
+      long b = i < was.length ? was[i].getId() : Long.MAX_VALUE;
+      long a = j < is.length ? is[j].getId() : Long.MAX_VALUE;
       if (a == b) {
-        DataFragment was = before.get(i++);
-        DataFragment is = after.get(j++);
-        if (was != is) {
-          rowsRemoved += liveRows(was) - liveRows(is);
-        }
+        rowsRemoved += liveRows(was[i++]) - liveRows(is[j++]);
       } else if (a < b) {
         added++;
-        rowsAdded += liveRows(after.get(j++));
+        rowsAdded += liveRows(is[j++]);
       } else {
         removed++;
-        rowsRemoved += liveRows(before.get(i++));
+        rowsRemoved += liveRows(was[i++]);
       }
     }
     return new long[] {added, removed, rowsAdded, Math.max(0, rowsRemoved)};

@@ -141,11 +141,14 @@ final class VersionFiles {
    */
   private static void changedFragmentsOfSorted(List<DataFragment> before, List<DataFragment> after,
       List<DataFragment> changed, List<DataFragment> replaced) {
-    int[] namesakes = FragmentNamesakes.of(before, after);
-    for (int i = 0; i < after.size(); i++) {
-      DataFragment fragment = after.get(i);
-      DataFragment namesake = namesakes[i] >= 0 ? before.get(namesakes[i]) : null;
-      if (namesake != fragment && !fragment.equals(namesake)) {
+    FragmentNamesakes namesakes = FragmentNamesakes.of(before, after);
+    for (int i = 0; i < namesakes.size(); i++) {
+      if (namesakes.carried(i)) {
+        continue;
+      }
+      DataFragment fragment = namesakes.next(i);
+      DataFragment namesake = namesakes.namesakeOf(i);
+      if (!fragment.equals(namesake)) {
         changed.add(fragment);
         if (namesake != null) {
           replaced.add(namesake);
