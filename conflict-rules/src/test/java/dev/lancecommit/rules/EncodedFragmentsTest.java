@@ -40,20 +40,27 @@ class EncodedFragmentsTest {
         s -> append(s.version(), newFragment("d", 1), newFragment("e", 2)));
 
     TableState previous = withUnknownField(table(1, 1, fragment(0, 4), fragment(1, 6)));
-    previous.encodeFragments(null);
+    new ManifestFile(previous.manifest(), previous.indices(), Optional.empty()).encode(previous.encodeFragments(null));
     int versions = 0;
+    List<Integer> copiedFragments = new java.util.ArrayList<>();
     for (Function<TableState, Transaction> step : steps) {
       Transaction txn = step.apply(previous);
       TableState next = ManifestBuilder.build(previous, txn, ctx(previous.version() + 1));
       ManifestFile file = new ManifestFile(next.manifest(), next.indices(), Optional.of(txn));
 
-      byte[] copied = file.encode(next.encodeFragments(previous));
+      EncodedFragments encoded = next.encodeFragments(previous);
+      byte[] copied = file.encode(encoded);
 
       assertThat(copied).isEqualTo(file.encode());
+      assertThat(file.encode(encoded)).as("encoded a second time").isEqualTo(copied);
+      copiedFragments.add(encoded.copied());
       previous = next;
       versions++;
     }
     assertThat(versions).isEqualTo(steps.size());
+    // each step copies the bytes of every fragment it carries over unchanged: 2 + 2 appended, 4 + 1 appended, 5 less
+    // one changed and one dropped, 4 (reserve changes none), 4 less the 2 rewritten, 3 less 1 tombstoned, 3 + 2 appended
+    assertThat(copiedFragments).containsExactly(2, 4, 3, 4, 2, 2, 3);
   }
 
   @Test

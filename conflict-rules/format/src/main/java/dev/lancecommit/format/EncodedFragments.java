@@ -12,25 +12,42 @@ import java.util.List;
  * fragment's bytes), kept with the version so that the next version, which carries most fragments over as the very
  * same messages, copies their bytes instead of encoding every fragment of the table again. The bytes are exactly what
  * protobuf writes for the list.
+ *
+ * <p>The bytes live in the manifest file they were written into ({@link #writeTo}), not in an array of their own: a
+ * version's file is then one allocation and one copy of the table's fragments, which on a large table is most of
+ * what a version costs besides writing it (each such array is a humongous object to the garbage collector).
  */
 public final class EncodedFragments {
   private static final int FIELD = Manifest.FRAGMENTS_FIELD_NUMBER;
 
   private final List<DataFragment> fragments;
   private final boolean sortedById;
-  private final byte[] bytes;
+  /** What the bytes are copied from until they are written (then dropped: no chain of every earlier version). */
+  private EncodedFragments previous;
+  /** For each fragment, the index of the same message in {@link #previous} whose bytes it copies, or -1. */
+  private int[] from;
+  /** Where each fragment's bytes start, relative to the first; one more entry: the total. */
   private final int[] starts;
+  private final int copied;
+  /** Where the bytes were written; null until they are. */
+  private volatile Placed placed;
 
-  private EncodedFragments(List<DataFragment> fragments, boolean sortedById, byte[] bytes, int[] starts) {
+  private record Placed(byte[] file, int offset) {}
+
+  private EncodedFragments(List<DataFragment> fragments, boolean sortedById, EncodedFragments previous, int[] from,
+      int[] starts, int copied) {
     this.fragments = fragments;
     this.sortedById = sortedById;
-    this.bytes = bytes;
+    this.previous = previous;
+    this.from = from;
     this.starts = starts;
+    this.copied = copied;
   }
 
   /**
-   * The fragments of {@code state}, reusing the bytes {@code previous} holds for fragments it encoded as the very same
-   * messages ({@link FragmentNamesakes}); every fragment is encoded when either list is not sorted.
+   * The fragments of {@code state}, to be written reusing the bytes {@code previous} wrote for fragments it encoded as
+   * the very same messages ({@link FragmentNamesakes}); every fragment is encoded when either list is not sorted or
+   * {@code previous} was never written.
    */
   public static EncodedFragments of(TableState state, EncodedFragments previous) {
     List<DataFragment> fragments = state.manifest().getFragmentsList();
@@ -38,20 +55,49 @@ public final class EncodedFragments {
     int n = fragments.size();
     int[] from = new int[n];
     int[] starts = new int[n + 1];
-    boolean reuse = previous != null && sorted && previous.sortedById;
+    boolean reuse = previous != null && previous.placed != null && sorted && previous.sortedById;
     FragmentNamesakes namesakes = reuse ? FragmentNamesakes.of(previous.fragments, fragments) : null;
     long total = 0;
+    int copied = 0;
     for (int i = 0; i < n; i++) {
       from[i] = reuse && namesakes.carried(i) ? namesakes.namesake(i) : -1;
       starts[i] = (int) total;
-      total += from[i] >= 0 ? previous.starts[from[i] + 1] - previous.starts[from[i]]
-          : CodedOutputStream.computeMessageSize(FIELD, fragments.get(i));
+      if (from[i] >= 0) {
+        total += previous.starts[from[i] + 1] - previous.starts[from[i]];
+        copied++;
+      } else {
+        total += CodedOutputStream.computeMessageSize(FIELD, fragments.get(i));
+      }
       if (total > Integer.MAX_VALUE - 64) {
         throw new IllegalStateException("The fragments of version " + state.version() + " encode to more than 2 GiB");
       }
     }
     starts[n] = (int) total;
-    byte[] bytes = new byte[(int) total];
+    return new EncodedFragments(fragments, sorted, reuse ? previous : null, from, starts, copied);
+  }
+
+  /** Bytes of the encoded fragments. */
+  public int size() {
+    return starts[starts.length - 1];
+  }
+
+  /** Fragments whose bytes are copied from the version before rather than encoded. */
+  public int copied() {
+    return copied;
+  }
+
+  /**
+   * Writes the encoded fragments into {@code file} at {@code offset} (exactly {@link #size()} bytes), where the next
+   * version copies them from.
+   */
+  synchronized void writeTo(byte[] file, int offset) {
+    Placed written = placed;
+    if (written != null) {
+      System.arraycopy(written.file, written.offset, file, offset, size()); // encoded into another file before
+      return;
+    }
+    Placed source = previous == null ? null : previous.placed;
+    int n = fragments.size();
     int i = 0;
     while (i < n) {
       if (from[i] >= 0) {
@@ -59,15 +105,17 @@ public final class EncodedFragments {
         while (i + run < n && from[i + run] == from[i] + run) {
           run++; // carried over in the same order: one copy for the whole run
         }
-        System.arraycopy(previous.bytes, previous.starts[from[i]], bytes, starts[i],
+        System.arraycopy(source.file, source.offset + previous.starts[from[i]], file, offset + starts[i],
             previous.starts[from[i] + run] - previous.starts[from[i]]);
         i += run;
       } else {
-        write(fragments.get(i), bytes, starts[i], starts[i + 1] - starts[i]);
+        write(fragments.get(i), file, offset + starts[i], starts[i + 1] - starts[i]);
         i++;
       }
     }
-    return new EncodedFragments(fragments, sorted, bytes, starts);
+    placed = new Placed(file, offset);
+    previous = null;
+    from = null;
   }
 
   private static void write(DataFragment fragment, byte[] into, int offset, int length) {
@@ -83,9 +131,5 @@ public final class EncodedFragments {
   /** True when these are the bytes of exactly this list (the same list object a manifest returns for its field). */
   boolean encodes(List<DataFragment> list) {
     return fragments == list;
-  }
-
-  byte[] bytes() {
-    return bytes;
   }
 }

@@ -240,9 +240,21 @@ public record ManifestFile(
       written.setTransactionSection(offset);
       offset += LENGTH_PREFIX + transactionBytes.length;
     }
-    byte[] manifestBytes = fragments == null ? written.build().toByteArray() : withFragments(written, fragments);
+    // With the fragments already encoded the Manifest message is written as its schema fields (1), the fragments (2)
+    // and the rest, the fragments straight into the file: one array for the whole file.
+    byte[] manifestBytes = fragments == null ? written.build().toByteArray() : null;
+    byte[] schema = null;
+    byte[] rest = null;
+    long manifestLength;
+    if (fragments == null) {
+      manifestLength = manifestBytes.length;
+    } else {
+      schema = Manifest.newBuilder().addAllFields(written.getFieldsList()).build().toByteArray();
+      rest = written.clearFields().clearFragments().build().toByteArray();
+      manifestLength = (long) schema.length + fragments.size() + rest.length;
+    }
     long manifestPos = offset;
-    long total = manifestPos + LENGTH_PREFIX + manifestBytes.length + FOOTER_LENGTH;
+    long total = manifestPos + LENGTH_PREFIX + manifestLength + FOOTER_LENGTH;
     if (total > Integer.MAX_VALUE - 8) {
       throw new IllegalStateException("manifest file would be " + total + " bytes, too large to hold in memory");
     }
@@ -254,20 +266,17 @@ public record ManifestFile(
     if (transactionBytes != null) {
       out.putInt(transactionBytes.length).put(transactionBytes);
     }
-    out.putInt(manifestBytes.length).put(manifestBytes);
+    out.putInt((int) manifestLength);
+    if (fragments == null) {
+      out.put(manifestBytes);
+    } else {
+      out.put(schema);
+      fragments.writeTo(out.array(), out.position());
+      out.position(out.position() + fragments.size());
+      out.put(rest);
+    }
     out.putLong(manifestPos).putShort(FOOTER_MAJOR).putShort(FOOTER_MINOR).put(MAGIC_BYTES);
     return out.array();
-  }
-
-  private static byte[] withFragments(Manifest.Builder written, EncodedFragments fragments) {
-    byte[] schema = Manifest.newBuilder().addAllFields(written.getFieldsList()).build().toByteArray();
-    byte[] rest = written.clearFields().clearFragments().build().toByteArray();
-    byte[] encoded = fragments.bytes();
-    byte[] out = new byte[Math.addExact(Math.addExact(schema.length, encoded.length), rest.length)];
-    System.arraycopy(schema, 0, out, 0, schema.length);
-    System.arraycopy(encoded, 0, out, schema.length, encoded.length);
-    System.arraycopy(rest, 0, out, schema.length + encoded.length, rest.length);
-    return out;
   }
 
   private static boolean endsWithMagic(byte[] file) {
