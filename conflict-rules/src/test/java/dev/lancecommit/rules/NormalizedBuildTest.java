@@ -25,6 +25,22 @@ class NormalizedBuildTest {
   /** One step of a chain: the transaction to apply to the version before it. */
   private record Step(String name, Function<TableState, Transaction> txn) {}
 
+  /**
+   * Applies {@code step} to {@code built} and to the same version as read back from storage, checks both give the
+   * same manifest and indices, and returns the version built on {@code built}.
+   */
+  private static TableState stepOnBoth(TableState built, Step step) {
+    Transaction txn = step.txn().apply(built);
+    TableState stored = new TableState(built.manifest(), built.indices());
+    TableState onBuilt = ManifestBuilder.build(built, txn, ctx(built.version() + 1));
+    TableState onStored = ManifestBuilder.build(stored, txn, ctx(built.version() + 1));
+    assertThat(onBuilt.manifest()).as(step.name()).isEqualTo(onStored.manifest());
+    assertThat(onBuilt.indices()).as(step.name()).isEqualTo(onStored.indices());
+    assertThat(onBuilt.normalized()).isTrue();
+    assertThat(onBuilt.fragmentsSortedById()).isTrue();
+    return onBuilt;
+  }
+
   @Test
   void aChainBuiltOnItsOwnVersionsGivesTheManifestsOfTheSameChainBuiltOnStoredVersions() {
     List<Step> steps = List.of(
@@ -50,15 +66,7 @@ class NormalizedBuildTest {
     TableState built = table(1, 0, fragment(0, 4));
     List<String> checked = new ArrayList<>();
     for (Step step : steps) {
-      Transaction txn = step.txn().apply(built);
-      TableState stored = new TableState(built.manifest(), built.indices());
-      TableState onBuilt = ManifestBuilder.build(built, txn, ctx(built.version() + 1));
-      TableState onStored = ManifestBuilder.build(stored, txn, ctx(built.version() + 1));
-      assertThat(onBuilt.manifest()).as(step.name()).isEqualTo(onStored.manifest());
-      assertThat(onBuilt.indices()).as(step.name()).isEqualTo(onStored.indices());
-      assertThat(onBuilt.normalized()).isTrue();
-      assertThat(onBuilt.fragmentsSortedById()).isTrue();
-      built = onBuilt;
+      built = stepOnBoth(built, step);
       checked.add(step.name());
     }
     assertThat(checked).hasSize(steps.size());
@@ -82,17 +90,11 @@ class NormalizedBuildTest {
 
     TableState built = table(1, 0, fragment(0, 4));
     for (int i = 0; i < steps.size(); i++) {
-      Step step = steps.get(i);
-      Transaction txn = step.txn().apply(built);
-      TableState stored = new TableState(built.manifest(), built.indices());
-      TableState onBuilt = ManifestBuilder.build(built, txn, ctx(built.version() + 1));
-      TableState onStored = ManifestBuilder.build(stored, txn, ctx(built.version() + 1));
-      assertThat(onBuilt.manifest()).as(step.name()).isEqualTo(onStored.manifest());
-      assertThat((onBuilt.manifest().getReaderFeatureFlags() & FeatureFlags.DELETION_FILES) != 0)
-          .as(step.name()).isEqualTo(deletionFlag.get(i));
-      assertThat(onBuilt.manifest().getFragmentsList()).extracting(DataFragment::getId).isSorted()
+      built = stepOnBoth(built, steps.get(i));
+      assertThat((built.manifest().getReaderFeatureFlags() & FeatureFlags.DELETION_FILES) != 0)
+          .as(steps.get(i).name()).isEqualTo(deletionFlag.get(i));
+      assertThat(built.manifest().getFragmentsList()).extracting(DataFragment::getId).isSorted()
           .doesNotHaveDuplicates();
-      built = onBuilt;
     }
     assertThat(built.manifest().getFragmentsCount()).isEqualTo(5);
   }
