@@ -186,8 +186,10 @@ public final class ManifestBuilder {
   private static TableState finish(ManifestDraft draft, boolean reserveFragments) {
     Manifest.Builder manifest = draft.manifest();
     List<DataFragment> fragments = new ArrayList<>(draft.fragments());
+    // On a version built here the carried fragments are known to be in order and to match the flags (see Carried).
+    boolean onNormalized = !draft.creating() && draft.current().normalized();
     boolean ascending = strictlyAscending(fragments,
-        !draft.creating() && draft.current().normalized() ? draft.previous().getFragmentsList() : List.of());
+        onNormalized ? draft.previous().getFragmentsList() : List.of());
     if (!ascending) {
       fragments.sort(Comparator.comparingLong(DataFragment::getId));
     }
@@ -223,7 +225,7 @@ public final class ManifestBuilder {
     }
     settleDataFormat(manifest, draft, carried.withOneCarried(changed, fragments));
     long sticky = SemanticTypes.stickyFlags(draft.creating() ? null : draft.current(), txn, ctx.features());
-    FeatureFlags.FragmentFacts facts = !draft.creating() && draft.current().normalized()
+    FeatureFlags.FragmentFacts facts = onNormalized
         ? carried.facts(draft.previous(), fragments) : FeatureFlags.FragmentFacts.scan(fragments);
     applyFeatureFlags(manifest, draft.stableRowIds(), ctx.features(), sticky, facts);
     return TableState.normalized(manifest.build(), draft.indices());
