@@ -140,6 +140,14 @@ public final class CoordinatorConfig {
           + "group's checks take (16 writers in one group, parallelism 32: one); on a local disk the checks run one "
           + "after the other, as a read costs less than a thread hop. Helpers come from the commit.threads pool, and "
           + "the committing thread does the work itself when that pool is busy.");
+  public static final ConfigKey<Integer> COMMIT_VERIFY_FILES_AHEAD_THREADS = KEYS.integer(
+      "commit.verify-files.ahead-threads", CommitSettings.DEFAULT_VERIFY_AHEAD_THREADS, atLeast(0),
+      "Threads (a pool of their own, idle ones exit) that check each commit's own files the moment it arrives, while "
+          + "it waits for the version in flight, so the version that commits it re-checks only what they did not find "
+          + "right; on an object store the check's round trips then overlap the write before instead of lengthening "
+          + "the next version's preparation. A commit arriving while every one of them is busy is checked with its "
+          + "version, as with 0, which checks every file when its version is prepared. No effect with "
+          + "commit.verify-files=false.");
   public static final ConfigKey<Long> FORMAT_SEMANTIC_TYPES_FLAG = KEYS.longInteger("format.semantic-types.flag",
       0L, ConfigDef.LambdaValidator.with((name, value) -> {
         try {

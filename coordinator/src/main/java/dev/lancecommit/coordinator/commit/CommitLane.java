@@ -11,6 +11,7 @@ import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.coordinator.table.TableSnapshot;
 import dev.lancecommit.coordinator.verify.CommitFileCheck;
 import dev.lancecommit.coordinator.verify.FileVerifier;
+import dev.lancecommit.coordinator.verify.FilesCheckedAhead;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.events.TraceContext;
 import dev.lancecommit.format.FeatureFlags;
@@ -85,6 +86,8 @@ final class CommitLane {
   private final CommitSettings settings;
   private final CommitEventSink events;
   private final Executor executor;
+  /** Where each commit's own files are checked while it waits (null: with its version only). */
+  private final Executor checksAhead;
   private final Clock clock;
   private final SerialQueue after;
   private final GroupBuilder.Limits limits;
@@ -118,6 +121,7 @@ final class CommitLane {
       CommitSettings settings,
       CommitEventSink events,
       Executor executor,
+      Executor checksAhead,
       Clock clock,
       CommitPermit permit) {
     this.table = table;
@@ -126,6 +130,7 @@ final class CommitLane {
     this.settings = settings;
     this.events = events;
     this.executor = executor;
+    this.checksAhead = checksAhead;
     this.clock = clock;
     this.permit = permit;
     this.after = new SerialQueue(executor);
@@ -141,15 +146,23 @@ final class CommitLane {
   CompletableFuture<CommitResult> submit(TableRef table, CommitRequest request,
       CommitObserver.Observation observation) {
     Member member = new Member(table, request, observation);
+    requireRoom(table);
+    if (checksAhead != null) {
+      member.ahead = files.ahead(ops.location(), member::transaction, checksAhead);
+    }
     synchronized (this) {
-      if (queue.size() >= settings.maxQueuedPerTable()) {
-        throw new CommitThrottledException(
-            "Table " + table.joinedId() + " has " + queue.size() + " commits queued; retry later");
-      }
+      requireRoom(table);
       queue.add(member);
     }
     work(null);
     return member.result;
+  }
+
+  private synchronized void requireRoom(TableRef table) {
+    if (queue.size() >= settings.maxQueuedPerTable()) {
+      throw new CommitThrottledException(
+          "Table " + table.joinedId() + " has " + queue.size() + " commits queued; retry later");
+    }
   }
 
   /**
@@ -477,7 +490,7 @@ final class CommitLane {
       if (files.enabled()) {
         joined.forEach(m -> m.observation.phase(CommitPhase.FILE_CHECKS));
       }
-      files.requireAdded(ops.location(), base.latest(), built.next());
+      files.requireAdded(ops.location(), base.latest(), built.next(), checkedAhead(joined));
     } catch (RuntimeException e) {
       if (transactionWritten != null) {
         discardTransaction(transactionWritten, built.recorded());
@@ -510,6 +523,17 @@ final class CommitLane {
       return null;
     }
     return new Version(staged, joined, base.latest());
+  }
+
+  /** The files the members' checks ahead found right (waiting for those under way): the version skips them. */
+  private FilesCheckedAhead.Found checkedAhead(List<Member> joined) {
+    FilesCheckedAhead.Found found = FilesCheckedAhead.Found.NONE;
+    if (files.enabled()) {
+      for (Member member : joined) {
+        found = found.and(member.ahead.claim());
+      }
+    }
+    return found;
   }
 
   /** Waits for the transaction file's write; a failure is the write's own (a store error, a uuid reused). */
@@ -1022,6 +1046,8 @@ final class CommitLane {
     int taken;
     /** Commits in a version of its own (its group could not be built). */
     boolean alone;
+    /** Its own files, checked while it waits; set before it is queued. */
+    FilesCheckedAhead ahead = FilesCheckedAhead.NONE;
     /** Set for a {@link LaneHold}'s turn (no request): completed when the hold is granted. */
     final CompletableFuture<LaneHold> hold;
 
@@ -1041,11 +1067,17 @@ final class CommitLane {
       return new Member(table, null, CommitObserver.NoObservation.INSTANCE, new CompletableFuture<>());
     }
 
+    /** Decoded once, by the lane or by the check ahead, whichever asks first. */
     Transaction transaction() {
       Transaction txn = decoded;
       if (txn == null) {
-        txn = TransactionDecoding.decode(request.transaction());
-        decoded = txn;
+        synchronized (this) {
+          txn = decoded;
+          if (txn == null) {
+            txn = TransactionDecoding.decode(request.transaction());
+            decoded = txn;
+          }
+        }
       }
       return txn;
     }

@@ -20,6 +20,8 @@ import dev.lancecommit.format.pb.Manifest;
  * @param verifyFilesParallelism store requests in flight at most while one commit's files are checked
  * @param groupMaxTransactions most writers' transactions one version may commit (group commit); 1 turns grouping off
  * @param groupMaxBytes most bytes of transactions one group may hold (the first always fits)
+ * @param verifyFilesAheadThreads threads that check each commit's files while it waits in its lane; 0: every file is
+ *     checked when its version is prepared
  */
 public record CommitSettings(
     int maxQueuedPerTable,
@@ -33,7 +35,8 @@ public record CommitSettings(
     boolean verifyFiles,
     int verifyFilesParallelism,
     int groupMaxTransactions,
-    long groupMaxBytes) {
+    long groupMaxBytes,
+    int verifyFilesAheadThreads) {
 
   /** Default of {@link #groupMaxTransactions}. */
   public static final int DEFAULT_GROUP_MAX_TRANSACTIONS = 128;
@@ -43,14 +46,30 @@ public record CommitSettings(
   /** The default of {@code commit.verify-files.parallelism}. */
   public static final int DEFAULT_VERIFY_PARALLELISM = 32;
 
+  /** The default of {@code commit.verify-files.ahead-threads}. */
+  public static final int DEFAULT_VERIFY_AHEAD_THREADS = 32;
+
   public CommitSettings {
     if (verifyFilesParallelism < 1) {
       throw new IllegalArgumentException("verifyFilesParallelism must be at least 1: " + verifyFilesParallelism);
+    }
+    if (verifyFilesAheadThreads < 0) {
+      throw new IllegalArgumentException("verifyFilesAheadThreads must be at least 0: " + verifyFilesAheadThreads);
     }
     if (groupMaxTransactions < 1 || groupMaxBytes < 1) {
       throw new IllegalArgumentException("Group commit limits must be at least 1, got " + groupMaxTransactions
           + " transactions and " + groupMaxBytes + " bytes");
     }
+  }
+
+  /** Settings with the default number of threads checking files ahead. */
+  public CommitSettings(int maxQueuedPerTable, int maxRebuildAttempts, int ambiguousWriteAttempts,
+      int recentTransactions, Manifest.WriterVersion writerVersion, String defaultStorageVersion,
+      ManifestNaming.Scheme newTableScheme, FormatFeatures formatFeatures, boolean verifyFiles,
+      int verifyFilesParallelism, int groupMaxTransactions, long groupMaxBytes) {
+    this(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions, writerVersion,
+        defaultStorageVersion, newTableScheme, formatFeatures, verifyFiles, verifyFilesParallelism,
+        groupMaxTransactions, groupMaxBytes, DEFAULT_VERIFY_AHEAD_THREADS);
   }
 
   /** Settings with file checks on and the default group limits. */
@@ -73,20 +92,27 @@ public record CommitSettings(
   public CommitSettings withFormatFeatures(FormatFeatures features) {
     return new CommitSettings(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions,
         writerVersion, defaultStorageVersion, newTableScheme, features, verifyFiles, verifyFilesParallelism,
-        groupMaxTransactions, groupMaxBytes);
+        groupMaxTransactions, groupMaxBytes, verifyFilesAheadThreads);
   }
 
   /** These settings with file checks on or off. */
   public CommitSettings withVerifyFiles(boolean verify) {
     return new CommitSettings(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions,
         writerVersion, defaultStorageVersion, newTableScheme, formatFeatures, verify, verifyFilesParallelism,
-        groupMaxTransactions, groupMaxBytes);
+        groupMaxTransactions, groupMaxBytes, verifyFilesAheadThreads);
   }
 
   /** These settings with other group limits ({@code 1} transaction: no grouping). */
   public CommitSettings withGroupLimits(int maxTransactions, long maxBytes) {
     return new CommitSettings(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions,
         writerVersion, defaultStorageVersion, newTableScheme, formatFeatures, verifyFiles, verifyFilesParallelism,
-        maxTransactions, maxBytes);
+        maxTransactions, maxBytes, verifyFilesAheadThreads);
+  }
+
+  /** These settings with another number of threads checking files ahead ({@code 0}: none). */
+  public CommitSettings withVerifyFilesAheadThreads(int threads) {
+    return new CommitSettings(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions,
+        writerVersion, defaultStorageVersion, newTableScheme, formatFeatures, verifyFiles, verifyFilesParallelism,
+        groupMaxTransactions, groupMaxBytes, threads);
   }
 }

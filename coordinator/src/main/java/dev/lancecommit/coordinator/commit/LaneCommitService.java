@@ -9,6 +9,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -27,6 +31,8 @@ public final class LaneCommitService implements CommitService, TableLanes {
   private final Cache<String, Opened> lanes;
   private final CommitObserver observer;
   private final LaneOpening opening;
+  /** Checks commits' files while they wait (null: none ahead; see {@link #checksAhead}). */
+  private final Executor checksAhead;
 
   /** A lane and its opening: commits and holds go to the lane once {@code ready} completes normally. */
   private record Opened(CommitLane lane, CompletableFuture<Void> ready, AtomicBoolean started) {}
@@ -66,6 +72,28 @@ public final class LaneCommitService implements CommitService, TableLanes {
     this.clock = clock;
     this.permit = permit;
     this.lanes = Caffeine.newBuilder().expireAfterAccess(laneIdleTimeout).build();
+    this.checksAhead = checksAhead(settings);
+  }
+
+  /**
+   * A pool of its own, so that checks ahead never hold the lanes' threads: at most that many run at once, a check
+   * arriving when all are busy is refused (its version checks those files), and idle threads exit, so the service
+   * needs no shutdown.
+   */
+  private static Executor checksAhead(CommitSettings settings) {
+    int threads = settings.verifyFilesAheadThreads();
+    if (!settings.verifyFiles() || threads == 0) {
+      return null;
+    }
+    AtomicInteger made = new AtomicInteger();
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+        runnable -> {
+          Thread thread = new Thread(runnable, "lcc-files-ahead-" + made.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 
   @Override
@@ -190,6 +218,6 @@ public final class LaneCommitService implements CommitService, TableLanes {
   private CommitLane makeLane(TableRef table) {
     return new CommitLane(table, TableOperations.of(stores.apply(table.branchRoot()), new TableOperations.Options(
         table.displayName(), settings.recentTransactions(), settings.ambiguousWriteAttempts(),
-        settings.newTableScheme())), stores, settings, events, executor, clock, permit);
+        settings.newTableScheme())), stores, settings, events, executor, checksAhead, clock, permit);
   }
 }

@@ -4,6 +4,7 @@ import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.BasePath;
 import dev.lancecommit.format.pb.IndexMetadata;
+import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.InvalidTransactionException;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
@@ -11,7 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The commit path's file check: called once the next version is built and before anything of it (its {@code .txn},
@@ -44,15 +47,32 @@ public final class CommitFileCheck {
    * @throws InvalidTransactionException naming the first file that is missing or wrong, and the reason
    */
   public void requireAdded(StorageLocation table, TableState previous, TableState next) {
+    requireAdded(table, previous, next, FilesCheckedAhead.Found.NONE);
+  }
+
+  /**
+   * {@link #requireAdded(StorageLocation, TableState, TableState)}, except the files {@code found} right while the
+   * commits waited ({@link #ahead}).
+   */
+  public void requireAdded(StorageLocation table, TableState previous, TableState next,
+      FilesCheckedAhead.Found found) {
     if (!enabled) {
       return;
     }
-    List<FileProblem> problems = verifier.checkAdded(table, previous, next);
+    List<FileProblem> problems = verifier.checkAdded(table, previous, next, found);
     if (!problems.isEmpty()) {
       throw new InvalidTransactionException("The transaction names a file that is not right: "
           + describe(problems) + ". Write the file (or fix the transaction) and commit the same transaction again; "
           + "nothing was written");
     }
+  }
+
+  /**
+   * Starts checking the files {@code transaction} brings (decoded on {@code executor}) while its commit waits in the
+   * lane; {@link FilesCheckedAhead#NONE} when file checks are off.
+   */
+  public FilesCheckedAhead ahead(StorageLocation table, Supplier<Transaction> transaction, Executor executor) {
+    return enabled ? FilesCheckedAhead.start(verifier, table, transaction, executor) : FilesCheckedAhead.NONE;
   }
 
   /**

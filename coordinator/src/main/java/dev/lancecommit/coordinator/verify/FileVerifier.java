@@ -2,7 +2,9 @@ package dev.lancecommit.coordinator.verify;
 
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.IndexMetadata;
+import dev.lancecommit.format.pb.Manifest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,7 +49,43 @@ public final class FileVerifier {
    * reference, checked for presence and content: the files a commit adds.
    */
   public List<FileProblem> checkAdded(StorageLocation table, TableState previous, TableState next) {
-    return check(VersionFiles.added(previous, next, table, stores), FileInspector.Depth.CONTENT);
+    return checkAdded(table, previous, next, FilesCheckedAhead.Found.NONE);
+  }
+
+  /**
+   * {@link #checkAdded(StorageLocation, TableState, TableState)}, except the files {@code found} right already (a
+   * commit's own files, checked while it waited in the lane: {@link FilesCheckedAhead}).
+   */
+  public List<FileProblem> checkAdded(StorageLocation table, TableState previous, TableState next,
+      FilesCheckedAhead.Found found) {
+    List<NamedFile> added = VersionFiles.added(previous, next, table, stores);
+    if (!found.isEmpty()) {
+      added = added.stream().filter(file -> !found.right(file)).toList();
+    }
+    return check(added, FileInspector.Depth.CONTENT);
+  }
+
+  /**
+   * The files of {@code fragments} (those a transaction names) that are right, checked as a version adding them
+   * would check them. A file reached through a base path is left out (where it is depends on the version's base
+   * paths), and so is every file the store could not be asked about: the version's own check decides those.
+   */
+  FilesCheckedAhead.Found checkFragments(StorageLocation table, List<DataFragment> fragments) {
+    if (fragments.isEmpty()) {
+      return FilesCheckedAhead.Found.NONE;
+    }
+    TableState named = new TableState(Manifest.newBuilder().addAllFragments(fragments).build(), List.of());
+    List<NamedFile> files = VersionFiles.of(named, table, stores).stream()
+        .filter(file -> !(file instanceof NamedFile.Unreachable))
+        .toList();
+    Map<Integer, FileProblem> problems = problems(files, FileInspector.Depth.CONTENT);
+    java.util.Set<Object> right = new java.util.HashSet<>();
+    for (int i = 0; i < files.size(); i++) {
+      if (!problems.containsKey(i)) {
+        right.add(files.get(i).identity());
+      }
+    }
+    return new FilesCheckedAhead.Found(right);
   }
 
   /**
@@ -74,8 +112,13 @@ public final class FileVerifier {
   }
 
   private List<FileProblem> check(List<NamedFile> files, FileInspector.Depth depth) {
+    return List.copyOf(problems(files, depth).values());
+  }
+
+  /** The problems of {@code files}, by their index in it. */
+  private Map<Integer, FileProblem> problems(List<NamedFile> files, FileInspector.Depth depth) {
     if (files.isEmpty()) {
-      return List.of();
+      return Map.of();
     }
     List<Supplier<Map<Integer, FileProblem>>> tasks = new ArrayList<>();
     Map<Directory, List<Integer>> listable = new LinkedHashMap<>();
@@ -100,7 +143,7 @@ public final class FileVerifier {
     for (Map<Integer, FileProblem> found : BoundedParallel.run(tasks, executor, roundTrips ? parallelism : 1)) {
       problems.putAll(found);
     }
-    return List.copyOf(problems.values());
+    return problems;
   }
 
   private static Supplier<Map<Integer, FileProblem>> single(int index, NamedFile file, FileInspector.Depth depth) {

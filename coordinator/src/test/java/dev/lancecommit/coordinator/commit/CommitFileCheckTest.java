@@ -148,6 +148,68 @@ class CommitFileCheckTest {
     assertThat(lance.countRows(4)).isEqualTo(25);
   }
 
+  /**
+   * Commits waiting behind the version in flight have their files checked meanwhile, on threads of their own (the
+   * lane's are held shut here), and their version reads only what was not found right then: a file written after that
+   * check is read again, and the commit still lands.
+   */
+  @Test
+  void theFilesOfWaitingCommitsAreCheckedMeanwhileAndTheirVersionReadsOnlyWhatWasNotFound() throws Exception {
+    assertThat(tailReadsWhileWaiting(CommitSettings.DEFAULT_VERIFY_AHEAD_THREADS))
+        .isEqualTo(new TailReads(2, 1));
+  }
+
+  /** With no threads checking ahead every file is read when its version is prepared, as before. */
+  @Test
+  void withoutThreadsAheadTheFilesAreReadWhenTheirVersionIsPrepared() throws Exception {
+    assertThat(tailReadsWhileWaiting(0)).isEqualTo(new TailReads(0, 2));
+  }
+
+  /** Data file tails read while two commits wait behind a held write, and then by their version. */
+  private record TailReads(int whileWaiting, int byTheirVersion) {}
+
+  private TailReads tailReadsWhileWaiting(int aheadThreads) throws Exception {
+    GatedExecutor gate = new GatedExecutor(executor);
+    LaneCommitService service = new LaneCommitService(location -> table, new CommitSettings(100, 5, 3, 64,
+        WriterVersions.coordinator(), "2.1", ManifestNaming.Scheme.V2).withVerifyFiles(true)
+        .withVerifyFilesAheadThreads(aheadThreads), new CommitLaneTest.RecordingPublisher(), gate, Clock.systemUTC(),
+        Duration.ofMinutes(10));
+    commit(service, create(0, 10));
+    Transaction first = append(1, 100, 5);
+    Transaction waiting = append(1, 200, 5);
+    Transaction late = append(1, 300, 5);
+    Path lateFile = tableDir.resolve("data").resolve(late.getAppend().getFragments(0).getFiles(0).getPath());
+    Path aside = root.resolve("aside.lance");
+    Files.move(lateFile, aside);
+
+    FaultInjectingObjectStore.Hold v2 = store.holdNext(Call.PUT_IF_ABSENT,
+        table.key(ManifestNaming.path(ManifestNaming.Scheme.V2, 2))::equals);
+    CompletableFuture<CommitResult> firstAnswer = submit(service, first);
+    assertThat(v2.awaitHeld(Duration.ofSeconds(20))).isTrue();
+    gate.close(); // nothing of the lane runs: what reads the files now is the check ahead
+    int before = store.calls(Call.GET_TAIL);
+    List<CompletableFuture<CommitResult>> answers = List.of(submit(service, waiting), submit(service, late));
+    if (aheadThreads > 0) {
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
+          .until(() -> store.calls(Call.GET_TAIL) - before == 2);
+    } else {
+      Thread.sleep(300);
+    }
+    int whileWaiting = store.calls(Call.GET_TAIL) - before;
+    Files.move(aside, lateFile);
+    gate.open();
+    v2.release();
+
+    assertThat(firstAnswer.get(60, TimeUnit.SECONDS).version()).isEqualTo(2);
+    for (CompletableFuture<CommitResult> answer : answers) {
+      CommitResult landed = answer.get(60, TimeUnit.SECONDS);
+      assertThat(landed.version()).isEqualTo(3);
+      assertThat(landed.groupSize()).isEqualTo(2);
+    }
+    assertThat(lance.countRows(3)).isEqualTo(25);
+    return new TailReads(whileWaiting, store.calls(Call.GET_TAIL) - before - whileWaiting);
+  }
+
   private CompletableFuture<CommitResult> submit(LaneCommitService service, Transaction txn) {
     return service.commit(ref, new CommitRequest(txn.toByteArray(), Optional.empty(), true, "tester"));
   }
