@@ -229,6 +229,7 @@ final class CommitLane {
           writing = version;
           start.add(() -> write(version));
         } else {
+          version.staged.discard();
           requeue(version.members); // built on a version that was taken or is in doubt: prepare them again
         }
       }
@@ -709,6 +710,7 @@ final class CommitLane {
       // Store down (nothing landed) or outcome unknown (503/17: resubmitting the same transaction settles it).
       version.members.forEach(m -> answer(m, e));
     } finally {
+      version.staged.discard(); // what was staged and not created (the permit refused): removed
       synchronized (this) {
         writing = null;
         waitForWrite = false;
@@ -733,6 +735,7 @@ final class CommitLane {
     }
     synchronized (this) {
       if (prepared != null && !ops.isCurrent(prepared.staged.base())) {
+        prepared.staged.discard();
         again.addAll(prepared.members);
         prepared = null;
       }
@@ -895,7 +898,7 @@ final class CommitLane {
         observation.phase(CommitPhase.FILE_CHECKS);
       }
       files.requireAdded(ops.location(), base.latest(), built.next()); // a bad file fails here: nothing more written
-      return new Built.Ready(base, ops.staged(base, next), txn, kind);
+      return new Built.Ready(base, ops.stagedWithoutManifest(base, next), txn, kind);
     }
   }
 

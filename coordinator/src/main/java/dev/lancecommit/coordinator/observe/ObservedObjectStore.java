@@ -3,6 +3,7 @@ package dev.lancecommit.coordinator.observe;
 import dev.lancecommit.coordinator.storage.ObjectAlreadyExistsException;
 import dev.lancecommit.coordinator.storage.ObjectInfo;
 import dev.lancecommit.coordinator.storage.ObjectStore;
+import dev.lancecommit.coordinator.storage.StagedPut;
 import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
 import io.micrometer.core.instrument.Meter;
@@ -81,6 +82,26 @@ public final class ObservedObjectStore implements ObjectStore {
       delegate.putIfAbsentUnflushed(key, data);
       return null;
     }, none -> false);
+  }
+
+  /** Staging is timed as {@code stage_put_if_absent}; the create that follows as {@code put_if_absent}. */
+  @Override
+  public StagedPut stagePutIfAbsent(String key, byte[] data) {
+    StagedPut staged = call("stage_put_if_absent", key, () -> delegate.stagePutIfAbsent(key, data), none -> false);
+    return new StagedPut() {
+      @Override
+      public void create() {
+        call("put_if_absent", key, () -> {
+          staged.create();
+          return null;
+        }, none -> false);
+      }
+
+      @Override
+      public void discard() {
+        staged.discard();
+      }
+    };
   }
 
   @Override

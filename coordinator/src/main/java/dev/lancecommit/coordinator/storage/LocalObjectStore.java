@@ -215,12 +215,49 @@ public final class LocalObjectStore implements ObjectStore {
     } catch (IOException e) {
       throw failure("putIfAbsent", key, e);
     }
+    link(key, target, temp, data, flush);
+  }
+
+  /**
+   * Writes (and flushes) the bytes under a temporary name in the key's directory now; {@link StagedPut#create()} links
+   * them under the key and flushes the directory, which is all that is left on the manifest write's critical path.
+   */
+  @Override
+  public StagedPut stagePutIfAbsent(String key, byte[] data) {
+    Path target = pathOf(key);
+    if (!hardLinks) {
+      return StagedPut.deferred(this, key, data);
+    }
+    Path temp;
+    try {
+      temp = writeTemp(target, data, fsync);
+    } catch (IOException e) {
+      throw failure("putIfAbsent", key, e);
+    }
+    return new StagedPut() {
+      @Override
+      public void create() {
+        link(key, target, temp, data, fsync);
+      }
+
+      @Override
+      public void discard() {
+        deleteQuietly(temp);
+      }
+    };
+  }
+
+  /** Creates {@code target} as a hard link to the written {@code temp}, which is removed either way. */
+  private void link(String key, Path target, Path temp, byte[] data, boolean flush) {
     boolean linked = false;
     try {
       Files.createLink(target, temp);
       linked = true;
     } catch (FileAlreadyExistsException e) {
       throw new ObjectAlreadyExistsException(key);
+    } catch (NoSuchFileException e) {
+      // the staged file is gone (removed by hand, or its directory with it): nothing was created
+      throw new StoreUnavailableException("putIfAbsent of " + key + ": the staged file " + temp + " is gone", e);
     } catch (UnsupportedOperationException e) {
       disableHardLinks(e);
     } catch (FileSystemException e) {

@@ -73,6 +73,18 @@ public interface ObjectStore extends AutoCloseable {
     putIfAbsent(key, data);
   }
 
+  /**
+   * Prepares a {@link #putIfAbsent} whose bytes are known before the key may be created: what the store can do ahead
+   * is done now (a local file system writes and flushes the bytes under a temporary name), so that
+   * {@link StagedPut#create()} at that moment costs only the atomic create. By default nothing is done ahead. A staged
+   * put that is never created must be {@linkplain StagedPut#discard() discarded}.
+   *
+   * @throws StoreUnavailableException nothing could be staged (nothing was created)
+   */
+  default StagedPut stagePutIfAbsent(String key, byte[] data) {
+    return StagedPut.deferred(this, key, data);
+  }
+
   /** {@link #put} for a best-effort object (a hint) whose loss in a crash of the machine costs nothing. */
   default void putUnflushed(String key, byte[] data) {
     put(key, data);

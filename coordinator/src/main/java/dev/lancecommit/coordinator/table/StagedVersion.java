@@ -1,5 +1,7 @@
 package dev.lancecommit.coordinator.table;
 
+import dev.lancecommit.coordinator.storage.ObjectStore;
+import dev.lancecommit.coordinator.storage.StagedPut;
 import java.util.Objects;
 
 /**
@@ -13,10 +15,12 @@ public final class StagedVersion {
   private final TableSnapshot base;
   private final NextVersion next;
   private final TableSnapshot after;
+  private final StagedPut manifest;
 
-  StagedVersion(TableSnapshot base, NextVersion next) {
+  StagedVersion(TableSnapshot base, NextVersion next, StagedPut manifest) {
     this.base = Objects.requireNonNull(base, "base");
     this.next = Objects.requireNonNull(next, "next");
+    this.manifest = Objects.requireNonNull(manifest, "manifest");
     this.after = base.speculate(next.state(), next.transaction());
   }
 
@@ -36,5 +40,18 @@ public final class StagedVersion {
 
   public long version() {
     return next.version();
+  }
+
+  /** The manifest's put-if-absent, prepared as far as the store allows ({@link ObjectStore#stagePutIfAbsent}). */
+  StagedPut manifest() {
+    return manifest;
+  }
+
+  /**
+   * Drops a version that will not be written (its base was taken or is in doubt): what staging its manifest wrote is
+   * removed. Its {@code .txn} and deletion files stay, named by no manifest, as those of a lost Lance commit.
+   */
+  public void discard() {
+    manifest.discard();
   }
 }

@@ -2,6 +2,7 @@ package dev.lancecommit.coordinator.table;
 
 import dev.lancecommit.coordinator.storage.ObjectAlreadyExistsException;
 import dev.lancecommit.coordinator.storage.ObjectInfo;
+import dev.lancecommit.coordinator.storage.StagedPut;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.storage.StoreException;
 import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
@@ -154,7 +155,7 @@ public final class TableOperations {
   public StagedVersion stage(TableSnapshot base, NextVersion next, Map<String, byte[]> auxiliaryFiles) {
     stageDeletionFiles(auxiliaryFiles);
     stageTransaction(next.transaction());
-    return new StagedVersion(base, next);
+    return staged(base, next);
   }
 
   /**
@@ -162,7 +163,18 @@ public final class TableOperations {
    * {@link #stageDeletionFiles} wrote: what {@link #stage} gives, for a caller that wrote them itself.
    */
   public StagedVersion staged(TableSnapshot base, NextVersion next) {
-    return new StagedVersion(base, next);
+    return new StagedVersion(base, next,
+        location.store().stagePutIfAbsent(manifestKey(next.version(), next.scheme()), next.manifestFile()));
+  }
+
+  /**
+   * {@link #staged}, except that nothing of the manifest is written before {@link #commit(StagedVersion)}: for a
+   * version that may be dropped where nobody would {@linkplain StagedVersion#discard() discard} it (a batch member
+   * built under a hold).
+   */
+  public StagedVersion stagedWithoutManifest(TableSnapshot base, NextVersion next) {
+    return new StagedVersion(base, next,
+        StagedPut.deferred(location.store(), manifestKey(next.version(), next.scheme()), next.manifestFile()));
   }
 
   /** Writes the transaction's {@code _transactions/} file (create-only, as {@link #stage} does). */
@@ -213,10 +225,17 @@ public final class TableOperations {
   public CommitOutcome commit(StagedVersion staged) {
     NextVersion next = staged.next();
     if (!isCurrent(staged.base())) {
+      // nothing attempted: the staged version can still be committed once its base lands
       throw new IllegalStateException("Version " + next.version() + " of " + options.name()
           + " was built on a state of the table that is not the current one");
     }
-    if (!createManifest(next)) {
+    boolean created;
+    try {
+      created = createManifest(next, staged.manifest());
+    } finally {
+      staged.discard(); // after a create, nothing is left to remove
+    }
+    if (!created) {
       state = null; // someone else committed: list again and check against what landed
       return new CommitOutcome.Taken(next.version());
     }
@@ -279,15 +298,22 @@ public final class TableOperations {
   }
 
   /** True when the manifest landed (now or by an earlier attempt of ours), false when another writer's is there. */
-  private boolean createManifest(NextVersion next) {
+  private boolean createManifest(NextVersion next, StagedPut staged) {
     long version = next.version();
     ManifestNaming.Scheme scheme = next.scheme();
     String uuid = next.transaction().getUuid();
     StoreException lastFailure = null;
     Backoff backoff = null;
+    StagedPut first = staged; // the first attempt creates what was staged; a retry puts the bytes again
     while (true) {
       try {
-        location.store().putIfAbsent(manifestKey(version, scheme), next.manifestFile());
+        if (first != null) {
+          StagedPut attempt = first;
+          first = null;
+          attempt.create();
+        } else {
+          location.store().putIfAbsent(manifestKey(version, scheme), next.manifestFile());
+        }
         return true;
       } catch (ObjectAlreadyExistsException e) {
         // A retried create can find the version taken by its own earlier attempt that did land.

@@ -50,6 +50,26 @@ class LocalObjectStoreTest {
     }
   }
 
+  /** Staging writes the bytes under a temporary name now; create links them, and no temporary file outlives either. */
+  @Test
+  void aStagedPutWritesItsBytesAheadAndLeavesNoTemporaryFileBehind() throws IOException {
+    LocalObjectStore store = new LocalObjectStore(root);
+    StagedPut won = store.stagePutIfAbsent("v/1.manifest", "1".getBytes(UTF_8));
+    try (Stream<Path> files = Files.list(root.resolve("v"))) {
+      assertThat(files.map(p -> p.getFileName().toString())).singleElement()
+          .satisfies(name -> assertThat(name).startsWith(ObjectKeys.RESERVED_SEGMENT_PREFIX));
+    }
+    won.create();
+    StagedPut lost = store.stagePutIfAbsent("v/1.manifest", "other".getBytes(UTF_8));
+    assertThatThrownBy(lost::create).isInstanceOf(ObjectAlreadyExistsException.class);
+    store.stagePutIfAbsent("v/2.manifest", "2".getBytes(UTF_8)).discard();
+
+    try (Stream<Path> files = Files.list(root.resolve("v"))) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactly("1.manifest");
+    }
+    assertThat(Files.readString(root.resolve("v/1.manifest"))).isEqualTo("1");
+  }
+
   @Test
   void temporaryFilesOfInFlightWritesAreInvisibleToListings() throws IOException {
     LocalObjectStore store = new LocalObjectStore(root);

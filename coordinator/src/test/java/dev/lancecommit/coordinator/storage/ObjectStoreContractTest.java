@@ -188,6 +188,31 @@ abstract class ObjectStoreContractTest {
   }
 
   @Test
+  void aStagedPutIfAbsentCreatesItsKeyOnlyWhenCreatedAndNothingWhenDiscarded() {
+    StagedPut staged = store().stagePutIfAbsent(key("staged/1"), bytes("one"));
+    assertThat(store().head(key("staged/1"))).isEmpty();
+    assertThat(store().list(key("staged"))).isEmpty();
+    staged.create();
+    assertThat(store().get(key("staged/1"))).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("one")));
+    staged.discard(); // after the create: nothing to remove, the object stays
+    assertThat(store().head(key("staged/1"))).isPresent();
+
+    StagedPut dropped = store().stagePutIfAbsent(key("staged/2"), bytes("two"));
+    dropped.discard();
+    dropped.discard();
+    assertThat(store().list(key("staged"))).extracting(ObjectInfo::key).containsExactly(key("staged/1"));
+  }
+
+  @Test
+  void aStagedPutIfAbsentLosesToTheKeyCreatedMeanwhileAndChangesNothing() {
+    StagedPut mine = store().stagePutIfAbsent(key("raced"), bytes("mine"));
+    store().putIfAbsent(key("raced"), bytes("theirs"));
+    assertThatThrownBy(mine::create).isInstanceOf(ObjectAlreadyExistsException.class);
+    mine.discard();
+    assertThat(store().get(key("raced"))).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("theirs")));
+  }
+
+  @Test
   void putIfAbsentRefusesAKeyWrittenByPut() {
     store().put(key("plain"), bytes("plain"));
 

@@ -256,6 +256,47 @@ class TableOperationsTest {
     assertThat(ops.current().latestVersion()).isEqualTo(3);
   }
 
+  /**
+   * On a local disk staging writes the manifest under a temporary name while the version before is in flight: the
+   * commit only links it. A version whose base was taken is discarded and leaves no temporary file.
+   */
+  @Test
+  void onALocalDiskAStagedManifestIsWrittenAheadAndOnlyLinkedByTheCommit() throws Exception {
+    TableOperations local = TableOperations.of(new StorageLocation(new LocalObjectStore(root), "wh/local.lance"),
+        new TableOperations.Options("ns$local", 4, 3, ManifestNaming.Scheme.V2));
+    TableSnapshot base = ((CommitOutcome.Landed) local.commit(local.current(),
+        next(local.current(), transactions.create()))).snapshot();
+    StagedVersion v2 = local.stage(base, next(base, transactions.append(1)), Map.of());
+    StagedVersion v3 = local.stage(v2.after(), next(v2.after(), transactions.append(2)), Map.of());
+    java.nio.file.Path versions = root.resolve("wh/local.lance/_versions");
+    assertThat(temporaryFiles(versions)).hasSize(2);
+    assertThatThrownBy(() -> local.commit(v3)).isInstanceOf(IllegalStateException.class);
+
+    assertThat(local.commit(v2)).isInstanceOf(CommitOutcome.Landed.class);
+    assertThat(local.commit(v3)).isInstanceOf(CommitOutcome.Landed.class);
+    assertThat(local.versions().versions()).containsExactly(1L, 2L, 3L);
+    assertThat(temporaryFiles(versions)).isEmpty();
+
+    // version 4 staged, then taken by another writer: its commit says so; the one staged on top is discarded
+    TableSnapshot at3 = local.current();
+    StagedVersion v4 = local.stage(at3, next(at3, transactions.append(3)), Map.of());
+    StagedVersion v5 = local.stage(v4.after(), next(v4.after(), transactions.append(4)), Map.of());
+    Transaction other = transactions.append(3);
+    new LocalObjectStore(root).putIfAbsent("wh/local.lance/" + ManifestNaming.path(ManifestNaming.Scheme.V2, 4),
+        next(at3, other).manifestFile());
+    assertThat(local.commit(v4)).isInstanceOf(CommitOutcome.Taken.class);
+    v5.discard();
+    assertThat(temporaryFiles(versions)).isEmpty();
+  }
+
+  private static List<String> temporaryFiles(java.nio.file.Path dir) throws java.io.IOException {
+    try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString())
+          .filter(name -> name.startsWith(dev.lancecommit.coordinator.storage.ObjectKeys.RESERVED_SEGMENT_PREFIX))
+          .toList();
+    }
+  }
+
   private TableSnapshot landed(TableSnapshot base, Transaction txn) {
     return ((CommitOutcome.Landed) ops.commit(base, next(base, txn))).snapshot();
   }
