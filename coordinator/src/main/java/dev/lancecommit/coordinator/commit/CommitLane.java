@@ -514,10 +514,10 @@ final class CommitLane {
     // A group's store calls are traced under its first member's storage_write phase.
     try (CommitObserver.PhaseScope traced = joined.get(0).observation.enterPhase()) {
       if (transactionWritten == null) {
-        staged = ops.stage(base, next, built.deletionFiles());
+        staged = ops.stage(base, next, built.deletionFiles(), executor);
       } else {
         joinWrite(transactionWritten);
-        staged = ops.staged(base, next);
+        staged = ops.staged(base, next, executor);
       }
     } catch (RuntimeException e) {
       joined.forEach(m -> answer(m, e));

@@ -15,9 +15,9 @@ public final class StagedVersion {
   private final TableSnapshot base;
   private final NextVersion next;
   private final TableSnapshot after;
-  private final StagedPut manifest;
+  private final ManifestStaging manifest;
 
-  StagedVersion(TableSnapshot base, NextVersion next, StagedPut manifest) {
+  StagedVersion(TableSnapshot base, NextVersion next, ManifestStaging manifest) {
     this.base = Objects.requireNonNull(base, "base");
     this.next = Objects.requireNonNull(next, "next");
     this.manifest = Objects.requireNonNull(manifest, "manifest");
@@ -42,9 +42,12 @@ public final class StagedVersion {
     return next.version();
   }
 
-  /** The manifest's put-if-absent, prepared as far as the store allows ({@link ObjectStore#stagePutIfAbsent}). */
+  /**
+   * The manifest's put-if-absent, prepared as far as the store allows ({@link ObjectStore#stagePutIfAbsent}); waits
+   * for a staging under way.
+   */
   StagedPut manifest() {
-    return manifest;
+    return manifest.get();
   }
 
   /**

@@ -21,6 +21,7 @@ import dev.lancecommit.rules.conflict.CommitConflictException;
 import dev.lancecommit.rules.group.GroupMembers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.Executor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -153,9 +154,18 @@ public final class TableOperations {
    * @throws StoreUnavailableException when the store is down (nothing of the version is visible: no manifest)
    */
   public StagedVersion stage(TableSnapshot base, NextVersion next, Map<String, byte[]> auxiliaryFiles) {
+    return stage(base, next, auxiliaryFiles, null);
+  }
+
+  /**
+   * {@link #stage(TableSnapshot, NextVersion, Map)}, with the manifest staged on {@code manifestStaging} (see
+   * {@link #staged(TableSnapshot, NextVersion, Executor)}).
+   */
+  public StagedVersion stage(TableSnapshot base, NextVersion next, Map<String, byte[]> auxiliaryFiles,
+      Executor manifestStaging) {
     stageDeletionFiles(auxiliaryFiles);
     stageTransaction(next.transaction());
-    return staged(base, next);
+    return staged(base, next, manifestStaging);
   }
 
   /**
@@ -163,8 +173,21 @@ public final class TableOperations {
    * {@link #stageDeletionFiles} wrote: what {@link #stage} gives, for a caller that wrote them itself.
    */
   public StagedVersion staged(TableSnapshot base, NextVersion next) {
+    return staged(base, next, null);
+  }
+
+  /**
+   * {@link #staged(TableSnapshot, NextVersion)}, with what the store does ahead of the manifest's create (a local
+   * disk writes and flushes it under a temporary name) done on {@code manifestStaging} (null: here), while the caller
+   * goes on and the version before is written; {@link #commit(StagedVersion)} waits for it, or does it itself if it
+   * has not started. A store that does nothing ahead (requests are round trips) is not given a thread for it.
+   */
+  public StagedVersion staged(TableSnapshot base, NextVersion next, Executor manifestStaging) {
+    String key = manifestKey(next.version(), next.scheme());
+    java.util.function.Supplier<StagedPut> stage = () -> location.store().stagePutIfAbsent(key, next.manifestFile());
+    boolean ahead = manifestStaging != null && !location.store().requestsAreRoundTrips();
     return new StagedVersion(base, next,
-        location.store().stagePutIfAbsent(manifestKey(next.version(), next.scheme()), next.manifestFile()));
+        ahead ? ManifestStaging.start(stage, manifestStaging) : ManifestStaging.now(stage));
   }
 
   /**
@@ -173,8 +196,8 @@ public final class TableOperations {
    * built under a hold).
    */
   public StagedVersion stagedWithoutManifest(TableSnapshot base, NextVersion next) {
-    return new StagedVersion(base, next,
-        StagedPut.deferred(location.store(), manifestKey(next.version(), next.scheme()), next.manifestFile()));
+    return new StagedVersion(base, next, ManifestStaging.now(
+        () -> StagedPut.deferred(location.store(), manifestKey(next.version(), next.scheme()), next.manifestFile())));
   }
 
   /** Writes the transaction's {@code _transactions/} file (create-only, as {@link #stage} does). */
