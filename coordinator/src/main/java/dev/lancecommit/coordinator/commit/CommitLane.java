@@ -410,7 +410,7 @@ final class CommitLane {
       if (joined.isEmpty()) {
         return new Preparation(null, waitsForWrite);
       }
-      return new Preparation(buildAndStage(base, group, joined), false);
+      return new Preparation(buildAndStage(base, group, joined, speculative), false);
     } catch (RuntimeException | Error e) {
       answerTaken(e, base, inHand, joined, deferred);
       return new Preparation(null, false);
@@ -461,7 +461,7 @@ final class CommitLane {
    * Builds the version of the members {@code group} accepted and stages it. A group that cannot be built as one
    * version (a gap in the grouping rules) is not committed: its members are prepared again one by one.
    */
-  private Version buildAndStage(TableSnapshot base, GroupBuilder group, List<Member> joined) {
+  private Version buildAndStage(TableSnapshot base, GroupBuilder group, List<Member> joined, boolean speculative) {
     joined.forEach(m -> m.observation.phase(CommitPhase.BUILD));
     GroupBuilder.Built built;
     try {
@@ -510,14 +510,17 @@ final class CommitLane {
     NextVersion next = NextVersion.of(base.latestVersion() + 1, base.scheme(), built.next(), built.recorded(),
         base.latest());
     joined.forEach(m -> m.observation.phase(CommitPhase.STORAGE_WRITE));
+    // Built on a write in flight, the manifest is staged beside it on another thread; with nothing in flight this
+    // version is written next, on this thread, and a hand-over would only add a thread hop.
+    Executor manifestStaging = speculative ? executor : null;
     StagedVersion staged;
     // A group's store calls are traced under its first member's storage_write phase.
     try (CommitObserver.PhaseScope traced = joined.get(0).observation.enterPhase()) {
       if (transactionWritten == null) {
-        staged = ops.stage(base, next, built.deletionFiles(), executor);
+        staged = ops.stage(base, next, built.deletionFiles(), manifestStaging);
       } else {
         joinWrite(transactionWritten);
-        staged = ops.staged(base, next, executor);
+        staged = ops.staged(base, next, manifestStaging);
       }
     } catch (RuntimeException e) {
       joined.forEach(m -> answer(m, e));
