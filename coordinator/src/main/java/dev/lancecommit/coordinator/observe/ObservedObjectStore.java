@@ -84,6 +84,11 @@ public final class ObservedObjectStore implements ObjectStore {
     }, none -> false);
   }
 
+  @Override
+  public int removeAbandonedStagedPuts(String prefix, java.time.Instant before) {
+    return delegate.removeAbandonedStagedPuts(prefix, before);
+  }
+
   /** Staging is timed as {@code stage_put_if_absent}; the create that follows as {@code put_if_absent}. */
   @Override
   public StagedPut stagePutIfAbsent(String key, byte[] data) {

@@ -247,6 +247,30 @@ public final class LocalObjectStore implements ObjectStore {
     };
   }
 
+  @Override
+  public int removeAbandonedStagedPuts(String prefix, java.time.Instant before) {
+    String dirKey = ObjectKeys.normalizePrefix(prefix);
+    Path dir = dirKey.isEmpty() ? root : resolve(dirKey);
+    int removed = 0;
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir,
+        entry -> isReserved(entry) && Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS))) {
+      for (Path entry : entries) {
+        try {
+          if (Files.getLastModifiedTime(entry).toInstant().isBefore(before) && Files.deleteIfExists(entry)) {
+            removed++;
+          }
+        } catch (IOException e) {
+          LOG.log(System.Logger.Level.DEBUG, "Could not remove abandoned " + entry, e);
+        }
+      }
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return 0;
+    } catch (IOException e) {
+      LOG.log(System.Logger.Level.DEBUG, "Could not look for abandoned staged files in " + dir, e);
+    }
+    return removed;
+  }
+
   /** Creates {@code target} as a hard link to the written {@code temp}, which is removed either way. */
   private void link(String key, Path target, Path temp, byte[] data, boolean flush) {
     boolean linked = false;

@@ -85,6 +85,17 @@ public interface ObjectStore extends AutoCloseable {
     return StagedPut.deferred(this, key, data);
   }
 
+  /**
+   * Removes what staged puts in the directory {@code prefix} left behind without creating their key (the process
+   * stopped between {@link #stagePutIfAbsent} and {@link StagedPut#create()}) and that was written before
+   * {@code before}. Best effort; a store that stages nothing has nothing to remove.
+   *
+   * @return how many were removed
+   */
+  default int removeAbandonedStagedPuts(String prefix, java.time.Instant before) {
+    return 0;
+  }
+
   /** {@link #put} for a best-effort object (a hint) whose loss in a crash of the machine costs nothing. */
   default void putUnflushed(String key, byte[] data) {
     put(key, data);

@@ -21,6 +21,7 @@ import dev.lancecommit.rules.conflict.CommitConflictException;
 import dev.lancecommit.rules.group.GroupMembers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -62,6 +63,8 @@ public final class TableOperations {
   static final String VERSION_HINT = "latest_version_hint.json";
   /** Keys read to find the newest V2 manifest on an ordered store (staged manifests of later versions come first). */
   private static final int NEWEST_LISTING_KEYS = 50;
+  /** A manifest staged this long ago and not linked was abandoned (a write links it within its own round trip). */
+  static final java.time.Duration ABANDONED_STAGING = java.time.Duration.ofHours(1);
   private static final Pattern HINT_VERSION = Pattern.compile("\"version\"\\s*:\\s*([0-9]{1,18})");
   private static final Logger LOG = LoggerFactory.getLogger(TableOperations.class);
   /** Between read-backs and create retries of a manifest write whose outcome is unknown (attempts: options). */
@@ -72,6 +75,7 @@ public final class TableOperations {
   private final Options options;
   /** Null until loaded, and again once a commit found the table moved on: the next {@link #current()} lists. */
   private volatile TableSnapshot state;
+  private volatile boolean sweptStaging;
 
   /**
    * @param name the table as log lines and errors name it
@@ -115,8 +119,24 @@ public final class TableOperations {
     return known != null ? known : refresh();
   }
 
-  /** Lists {@code _versions/} and reads the latest manifest and its transaction. */
+  /**
+   * Lists {@code _versions/} and reads the latest manifest and its transaction. The first time, also removes
+   * manifests staged more than {@link #ABANDONED_STAGING} ago and never linked (a coordinator stopped between the
+   * two): no write holds a staged manifest that long.
+   */
   public TableSnapshot refresh() {
+    if (!sweptStaging) {
+      sweptStaging = true;
+      try {
+        int removed = location.store().removeAbandonedStagedPuts(location.key(ManifestNaming.VERSIONS_DIR),
+            java.time.Instant.now().minus(ABANDONED_STAGING));
+        if (removed > 0) {
+          LOG.info("Removed {} abandoned staged manifest(s) of {}", removed, options.name());
+        }
+      } catch (RuntimeException e) {
+        LOG.debug("Could not look for abandoned staged manifests of {}", options.name(), e);
+      }
+    }
     TableVersions listing = versions();
     TableSnapshot.RecentTransactions recent = new TableSnapshot.RecentTransactions(options.recentTransactions());
     TableSnapshot loaded;
@@ -188,6 +208,18 @@ public final class TableOperations {
     boolean ahead = manifestStaging != null && !location.store().requestsAreRoundTrips();
     return new StagedVersion(base, next,
         ahead ? ManifestStaging.start(stage, manifestStaging) : ManifestStaging.now(stage));
+  }
+
+  /**
+   * {@link #staged(TableSnapshot, NextVersion)} for a version whose {@code .txn} is still being written
+   * ({@code transactionWritten}, from {@link #stageTransaction}): {@link #commit(StagedVersion)} waits for that write
+   * before the manifest's put-if-absent, so a version never lacks its {@code .txn}, and fails with that write's
+   * failure (nothing of the manifest written).
+   */
+  public StagedVersion stagedAfter(TableSnapshot base, NextVersion next, CompletableFuture<Void> transactionWritten) {
+    String key = manifestKey(next.version(), next.scheme());
+    return new StagedVersion(base, next, ManifestStaging.after(transactionWritten,
+        () -> location.store().stagePutIfAbsent(key, next.manifestFile())));
   }
 
   /**

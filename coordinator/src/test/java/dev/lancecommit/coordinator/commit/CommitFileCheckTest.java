@@ -165,6 +165,58 @@ class CommitFileCheckTest {
     assertThat(tailReadsWhileWaiting(0)).isEqualTo(new TailReads(0, 2));
   }
 
+  /**
+   * On an object store a version prepared on top of a write in flight has its {@code .txn} written beside that write;
+   * its own manifest waits for the {@code .txn}, so no version is ever without it.
+   */
+  @Test
+  void aVersionPreparedOnAWriteInFlightIsWrittenOnlyOnceItsTransactionFileIs() throws Exception {
+    LaneCommitService service = service(true);
+    commit(service, create(0, 10));
+    FaultInjectingObjectStore.Hold v2 = store.holdNext(Call.PUT_IF_ABSENT,
+        table.key(ManifestNaming.path(ManifestNaming.Scheme.V2, 2))::equals);
+    CompletableFuture<CommitResult> first = submit(service, append(1, 100, 5));
+    assertThat(v2.awaitHeld(Duration.ofSeconds(20))).isTrue();
+    FaultInjectingObjectStore.Hold txn3 = store.holdNext(Call.PUT_IF_ABSENT,
+        key -> key.startsWith(table.key("_transactions/")));
+    CompletableFuture<CommitResult> second = submit(service, append(1, 200, 5));
+    assertThat(txn3.awaitHeld(Duration.ofSeconds(20))).isTrue();
+    v2.release();
+
+    assertThat(first.get(60, TimeUnit.SECONDS).version()).isEqualTo(2);
+    Thread.sleep(300);
+    assertThat(second).isNotDone();
+    assertThat(store.delegate().head(table.key(ManifestNaming.path(ManifestNaming.Scheme.V2, 3)))).isEmpty();
+    txn3.release();
+    assertThat(second.get(60, TimeUnit.SECONDS).version()).isEqualTo(3);
+    assertThat(lance.countRows(3)).isEqualTo(20);
+  }
+
+  /** That {@code .txn} write failing fails its version's commit, with nothing of the manifest written. */
+  @Test
+  void aTransactionFileThatCannotBeWrittenBesideAWriteInFlightFailsOnlyItsOwnVersion() throws Exception {
+    LaneCommitService service = service(true);
+    commit(service, create(0, 10));
+    FaultInjectingObjectStore.Hold v2 = store.holdNext(Call.PUT_IF_ABSENT,
+        table.key(ManifestNaming.path(ManifestNaming.Scheme.V2, 2))::equals);
+    CompletableFuture<CommitResult> first = submit(service, append(1, 100, 5));
+    assertThat(v2.awaitHeld(Duration.ofSeconds(20))).isTrue();
+    store.failNext(Call.PUT_IF_ABSENT, 1, FaultInjectingObjectStore.When.BEFORE,
+        key -> key.startsWith(table.key("_transactions/")), FaultInjectingObjectStore.unavailable());
+    Transaction refused = append(1, 200, 5);
+    CompletableFuture<CommitResult> second = submit(service, refused);
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
+        .until(() -> store.pendingFaults(Call.PUT_IF_ABSENT) == 0);
+    v2.release();
+
+    assertThat(first.get(60, TimeUnit.SECONDS).version()).isEqualTo(2);
+    assertThatThrownBy(() -> second.get(60, TimeUnit.SECONDS)).cause()
+        .isInstanceOf(dev.lancecommit.coordinator.storage.StoreUnavailableException.class);
+    assertThat(versions()).containsExactly(1L, 2L);
+    assertThat(commit(service, refused).version()).as("the same transaction commits once the store answers")
+        .isEqualTo(3);
+  }
+
   /** Data file tails read while two commits wait behind a held write, and then by their version. */
   private record TailReads(int whileWaiting, int byTheirVersion) {}
 

@@ -71,6 +71,26 @@ class LocalObjectStoreTest {
   }
 
   @Test
+  void onlyStagedFilesOlderThanTheCutOffAreRemovedAsAbandoned() throws IOException {
+    LocalObjectStore store = new LocalObjectStore(root);
+    store.put("v/1.manifest", "1".getBytes(UTF_8));
+    StagedPut live = store.stagePutIfAbsent("v/2.manifest", "2".getBytes(UTF_8));
+    Path old = root.resolve("v/" + ObjectKeys.RESERVED_SEGMENT_PREFIX + "abandoned");
+    Files.writeString(old, "staged by a process that stopped");
+    Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.from(
+        java.time.Instant.now().minus(java.time.Duration.ofHours(2))));
+    Files.setLastModifiedTime(root.resolve("v/1.manifest"), java.nio.file.attribute.FileTime.from(
+        java.time.Instant.now().minus(java.time.Duration.ofHours(2))));
+
+    assertThat(store.removeAbandonedStagedPuts("v", java.time.Instant.now().minus(java.time.Duration.ofHours(1))))
+        .isEqualTo(1);
+    assertThat(old).doesNotExist();
+    live.create(); // the one staged a moment ago is untouched
+    assertThat(store.list("v")).extracting(ObjectInfo::key).containsExactly("v/1.manifest", "v/2.manifest");
+    assertThat(store.removeAbandonedStagedPuts("nothing/here", java.time.Instant.now())).isZero();
+  }
+
+  @Test
   void temporaryFilesOfInFlightWritesAreInvisibleToListings() throws IOException {
     LocalObjectStore store = new LocalObjectStore(root);
     store.put("d/visible", "v".getBytes(UTF_8));

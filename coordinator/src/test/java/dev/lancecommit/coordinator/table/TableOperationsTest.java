@@ -289,6 +289,32 @@ class TableOperationsTest {
     assertThat(temporaryFiles(versions)).isEmpty();
   }
 
+  /** A manifest staged by a coordinator that stopped before linking it is removed when the table is next loaded. */
+  @Test
+  void aStagedManifestAbandonedLongAgoIsRemovedWhenTheTableIsLoaded() throws Exception {
+    LocalObjectStore disk = new LocalObjectStore(root);
+    TableOperations first = TableOperations.of(new StorageLocation(disk, "wh/kept.lance"),
+        new TableOperations.Options("ns$kept", 4, 3, ManifestNaming.Scheme.V2));
+    TableSnapshot base = ((CommitOutcome.Landed) first.commit(first.current(),
+        next(first.current(), transactions.create()))).snapshot();
+    first.stage(base, next(base, transactions.append(1)), Map.of()); // then the process stops
+    java.nio.file.Path versions = root.resolve("wh/kept.lance/_versions");
+    List<String> left = temporaryFiles(versions);
+    assertThat(left).hasSize(1);
+
+    TableOperations fresh = TableOperations.of(new StorageLocation(disk, "wh/kept.lance"),
+        new TableOperations.Options("ns$kept", 4, 3, ManifestNaming.Scheme.V2));
+    assertThat(fresh.current().latestVersion()).isEqualTo(1);
+    assertThat(temporaryFiles(versions)).as("staged a moment ago: maybe still being written").hasSize(1);
+
+    java.nio.file.Files.setLastModifiedTime(versions.resolve(left.get(0)), java.nio.file.attribute.FileTime.from(
+        Instant.now().minus(TableOperations.ABANDONED_STAGING).minusSeconds(60)));
+    TableOperations later = TableOperations.of(new StorageLocation(disk, "wh/kept.lance"),
+        new TableOperations.Options("ns$kept", 4, 3, ManifestNaming.Scheme.V2));
+    assertThat(later.current().latestVersion()).isEqualTo(1);
+    assertThat(temporaryFiles(versions)).isEmpty();
+  }
+
   private static List<String> temporaryFiles(java.nio.file.Path dir) throws java.io.IOException {
     try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(dir)) {
       return files.map(p -> p.getFileName().toString())
