@@ -518,10 +518,6 @@ final class CommitLane {
     try (CommitObserver.PhaseScope traced = joined.get(0).observation.enterPhase()) {
       if (transactionWritten == null) {
         staged = ops.stage(base, next, built.deletionFiles(), manifestStaging);
-      } else if (speculative) {
-        // The .txn's round trip goes on beside the write in flight: this version's write waits for it, not the
-        // preparation, so the next version can be prepared meanwhile. A failed .txn write fails that write.
-        staged = ops.stagedAfter(base, next, transactionWritten);
       } else {
         joinWrite(transactionWritten);
         staged = ops.staged(base, next, manifestStaging);

@@ -30,24 +30,8 @@ final class ManifestStaging {
   private final AtomicBoolean taken = new AtomicBoolean();
   private final CompletableFuture<StagedPut> staged = new CompletableFuture<>();
 
-  /** What must have been written before the manifest may be staged (its {@code .txn}); done when nothing. */
-  private final CompletableFuture<Void> before;
-
-  private ManifestStaging(Supplier<StagedPut> stage, CompletableFuture<Void> before) {
-    this.stage = stage;
-    this.before = before;
-  }
-
   private ManifestStaging(Supplier<StagedPut> stage) {
-    this(stage, CompletableFuture.completedFuture(null));
-  }
-
-  /**
-   * Staged by {@link #get} once {@code before} completed (there: for an object store, where staging does nothing
-   * ahead); {@code before}'s failure is {@link #get}'s.
-   */
-  static ManifestStaging after(CompletableFuture<Void> before, Supplier<StagedPut> stage) {
-    return new ManifestStaging(stage, before);
+    this.stage = stage;
   }
 
   /** Staging started on {@code executor} (or later, by {@link #get}, if the executor refuses it). */
@@ -80,14 +64,10 @@ final class ManifestStaging {
     }
   }
 
-  /**
-   * The staged put, staging it here if nobody started; the failure of the staging, or of what had to be written
-   * before it, is thrown.
-   */
+  /** The staged put, staging it here if nobody started; the staging's own failure is thrown. */
   StagedPut get() {
+    runIfNotTaken();
     try {
-      before.join();
-      runIfNotTaken();
       return staged.join();
     } catch (CompletionException e) {
       if (e.getCause() instanceof RuntimeException cause) {

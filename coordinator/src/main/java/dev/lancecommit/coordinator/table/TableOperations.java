@@ -21,7 +21,6 @@ import dev.lancecommit.rules.conflict.CommitConflictException;
 import dev.lancecommit.rules.group.GroupMembers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -208,18 +207,6 @@ public final class TableOperations {
     boolean ahead = manifestStaging != null && !location.store().requestsAreRoundTrips();
     return new StagedVersion(base, next,
         ahead ? ManifestStaging.start(stage, manifestStaging) : ManifestStaging.now(stage));
-  }
-
-  /**
-   * {@link #staged(TableSnapshot, NextVersion)} for a version whose {@code .txn} is still being written
-   * ({@code transactionWritten}, from {@link #stageTransaction}): {@link #commit(StagedVersion)} waits for that write
-   * before the manifest's put-if-absent, so a version never lacks its {@code .txn}, and fails with that write's
-   * failure (nothing of the manifest written).
-   */
-  public StagedVersion stagedAfter(TableSnapshot base, NextVersion next, CompletableFuture<Void> transactionWritten) {
-    String key = manifestKey(next.version(), next.scheme());
-    return new StagedVersion(base, next, ManifestStaging.after(transactionWritten,
-        () -> location.store().stagePutIfAbsent(key, next.manifestFile())));
   }
 
   /**

@@ -166,8 +166,8 @@ class CommitFileCheckTest {
   }
 
   /**
-   * On an object store a version prepared on top of a write in flight has its {@code .txn} written beside that write;
-   * its own manifest waits for the {@code .txn}, so no version is ever without it.
+   * On an object store a version prepared on top of a write in flight writes its {@code .txn} beside that write, and
+   * its manifest only once the {@code .txn} is there: no version is ever without it.
    */
   @Test
   void aVersionPreparedOnAWriteInFlightIsWrittenOnlyOnceItsTransactionFileIs() throws Exception {
