@@ -172,18 +172,14 @@ class CommitFileCheckTest {
   @Test
   void aVersionPreparedOnAWriteInFlightIsWrittenOnlyOnceItsTransactionFileIs() throws Exception {
     LaneCommitService service = service(true);
-    commit(service, create(0, 10));
-    FaultInjectingObjectStore.Hold v2 = store.holdNext(Call.PUT_IF_ABSENT,
-        table.key(ManifestNaming.path(ManifestNaming.Scheme.V2, 2))::equals);
-    CompletableFuture<CommitResult> first = submit(service, append(1, 100, 5));
-    assertThat(v2.awaitHeld(Duration.ofSeconds(20))).isTrue();
+    HeldWrite held = appendHeldAtVersion2(service);
     FaultInjectingObjectStore.Hold txn3 = store.holdNext(Call.PUT_IF_ABSENT,
         key -> key.startsWith(table.key("_transactions/")));
     CompletableFuture<CommitResult> second = submit(service, append(1, 200, 5));
     assertThat(txn3.awaitHeld(Duration.ofSeconds(20))).isTrue();
-    v2.release();
+    held.v2().release();
 
-    assertThat(first.get(60, TimeUnit.SECONDS).version()).isEqualTo(2);
+    assertThat(held.first().get(60, TimeUnit.SECONDS).version()).isEqualTo(2);
     Thread.sleep(300);
     assertThat(second).isNotDone();
     assertThat(store.delegate().head(table.key(ManifestNaming.path(ManifestNaming.Scheme.V2, 3)))).isEmpty();
@@ -196,25 +192,34 @@ class CommitFileCheckTest {
   @Test
   void aTransactionFileThatCannotBeWrittenBesideAWriteInFlightFailsOnlyItsOwnVersion() throws Exception {
     LaneCommitService service = service(true);
-    commit(service, create(0, 10));
-    FaultInjectingObjectStore.Hold v2 = store.holdNext(Call.PUT_IF_ABSENT,
-        table.key(ManifestNaming.path(ManifestNaming.Scheme.V2, 2))::equals);
-    CompletableFuture<CommitResult> first = submit(service, append(1, 100, 5));
-    assertThat(v2.awaitHeld(Duration.ofSeconds(20))).isTrue();
+    HeldWrite held = appendHeldAtVersion2(service);
     store.failNext(Call.PUT_IF_ABSENT, 1, FaultInjectingObjectStore.When.BEFORE,
         key -> key.startsWith(table.key("_transactions/")), FaultInjectingObjectStore.unavailable());
     Transaction refused = append(1, 200, 5);
     CompletableFuture<CommitResult> second = submit(service, refused);
     org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
         .until(() -> store.pendingFaults(Call.PUT_IF_ABSENT) == 0);
-    v2.release();
+    held.v2().release();
 
-    assertThat(first.get(60, TimeUnit.SECONDS).version()).isEqualTo(2);
+    assertThat(held.first().get(60, TimeUnit.SECONDS).version()).isEqualTo(2);
     assertThatThrownBy(() -> second.get(60, TimeUnit.SECONDS)).cause()
         .isInstanceOf(dev.lancecommit.coordinator.storage.StoreUnavailableException.class);
     assertThat(versions()).containsExactly(1L, 2L);
     assertThat(commit(service, refused).version()).as("the same transaction commits once the store answers")
         .isEqualTo(3);
+  }
+
+  /** An append whose write of version 2 is held in the store. */
+  private record HeldWrite(FaultInjectingObjectStore.Hold v2, CompletableFuture<CommitResult> first) {}
+
+  /** Creates the table, then submits an append and waits until the write of its version 2 is held. */
+  private HeldWrite appendHeldAtVersion2(LaneCommitService service) throws InterruptedException {
+    commit(service, create(0, 10));
+    FaultInjectingObjectStore.Hold v2 = store.holdNext(Call.PUT_IF_ABSENT,
+        table.key(ManifestNaming.path(ManifestNaming.Scheme.V2, 2))::equals);
+    CompletableFuture<CommitResult> first = submit(service, append(1, 100, 5));
+    assertThat(v2.awaitHeld(Duration.ofSeconds(20))).isTrue();
+    return new HeldWrite(v2, first);
   }
 
   /** Data file tails read while two commits wait behind a held write, and then by their version. */
