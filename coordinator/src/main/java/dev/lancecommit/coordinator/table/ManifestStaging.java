@@ -1,11 +1,8 @@
 package dev.lancecommit.coordinator.table;
 
+import dev.lancecommit.coordinator.concurrent.ClaimableTask;
 import dev.lancecommit.coordinator.storage.StagedPut;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -26,70 +23,33 @@ final class ManifestStaging {
     public void discard() {}
   };
 
-  private final Supplier<StagedPut> stage;
-  private final AtomicBoolean taken = new AtomicBoolean();
-  private final CompletableFuture<StagedPut> staged = new CompletableFuture<>();
+  private final ClaimableTask<StagedPut> staging;
 
-  private ManifestStaging(Supplier<StagedPut> stage) {
-    this.stage = stage;
+  private ManifestStaging(ClaimableTask<StagedPut> staging) {
+    this.staging = staging;
   }
 
   /** Staging started on {@code executor} (or later, by {@link #get}, if the executor refuses it). */
   static ManifestStaging start(Supplier<StagedPut> stage, Executor executor) {
-    ManifestStaging staging = new ManifestStaging(stage);
-    try {
-      executor.execute(staging::runIfNotTaken);
-    } catch (RejectedExecutionException e) {
-      // get() stages it
-    }
-    return staging;
+    return new ManifestStaging(ClaimableTask.start(stage, executor));
   }
 
-  /** Staged here and now. */
+  /** Staged here and now; a failure to stage is the caller's, at once. */
   static ManifestStaging now(Supplier<StagedPut> stage) {
-    ManifestStaging staging = new ManifestStaging(stage);
-    staging.runIfNotTaken();
-    staging.get(); // a failure to stage is the caller's, at once
+    ManifestStaging staging = new ManifestStaging(ClaimableTask.start(stage, Runnable::run));
+    staging.get();
     return staging;
-  }
-
-  private void runIfNotTaken() {
-    if (!taken.compareAndSet(false, true)) {
-      return;
-    }
-    try {
-      staged.complete(stage.get());
-    } catch (Throwable t) {
-      staged.completeExceptionally(t);
-    }
   }
 
   /** The staged put, staging it here if nobody started; the staging's own failure is thrown. */
   StagedPut get() {
-    runIfNotTaken();
-    try {
-      return staged.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException cause) {
-        throw cause;
-      }
-      if (e.getCause() instanceof Error error) {
-        throw error;
-      }
-      throw e;
-    }
+    return staging.runOrAwait();
   }
 
   /** Removes what staging wrote, now or when the staging under way ends; a staging not started never starts. */
   void discard() {
-    if (taken.compareAndSet(false, true)) {
-      staged.complete(NOTHING);
-      return;
+    if (!staging.cancel(NOTHING)) {
+      staging.whenSucceeded(StagedPut::discard);
     }
-    staged.whenComplete((put, failure) -> {
-      if (put != null) {
-        put.discard();
-      }
-    });
   }
 }

@@ -1,15 +1,13 @@
 package dev.lancecommit.coordinator.verify;
 
+import dev.lancecommit.coordinator.concurrent.ClaimableTask;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.Transaction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,17 +26,11 @@ public final class FilesCheckedAhead {
   private static final Logger LOG = LoggerFactory.getLogger(FilesCheckedAhead.class);
 
   /** No check ahead: the version checks every file it adds. */
-  public static final FilesCheckedAhead NONE = new FilesCheckedAhead(() -> Found.NONE);
+  public static final FilesCheckedAhead NONE = new FilesCheckedAhead(ClaimableTask.done(Found.NONE));
 
-  static {
-    NONE.claim();
-  }
+  private final ClaimableTask<Found> check;
 
-  private final Supplier<Found> check;
-  private final AtomicBoolean taken = new AtomicBoolean();
-  private final CompletableFuture<Found> found = new CompletableFuture<>();
-
-  private FilesCheckedAhead(Supplier<Found> check) {
+  private FilesCheckedAhead(ClaimableTask<Found> check) {
     this.check = check;
   }
 
@@ -49,28 +41,14 @@ public final class FilesCheckedAhead {
    */
   static FilesCheckedAhead start(FileVerifier verifier, StorageLocation table, Supplier<Transaction> transaction,
       Executor executor) {
-    FilesCheckedAhead ahead = new FilesCheckedAhead(
-        () -> verifier.checkFragments(table, fragmentsNamed(transaction.get())));
-    try {
-      executor.execute(ahead::run);
-    } catch (RejectedExecutionException e) {
-      ahead.claim(); // every thread busy: the version checks these files itself
-    }
-    return ahead;
-  }
-
-  private void run() {
-    if (!taken.compareAndSet(false, true)) {
-      return; // the lane got there first and checks the files itself
-    }
-    Found result = Found.NONE;
-    try {
-      result = check.get();
-    } catch (RuntimeException e) {
-      LOG.debug("Checking a commit's files ahead of its version failed; the version checks them", e);
-    } finally {
-      found.complete(result);
-    }
+    return new FilesCheckedAhead(ClaimableTask.start(() -> {
+      try {
+        return verifier.checkFragments(table, fragmentsNamed(transaction.get()));
+      } catch (RuntimeException e) {
+        LOG.debug("Checking a commit's files ahead of its version failed; the version checks them", e);
+        return Found.NONE;
+      }
+    }, executor));
   }
 
   /**
@@ -78,10 +56,7 @@ public final class FilesCheckedAhead {
    * found). Called by the lane when it checks the version; every later call gives the same answer.
    */
   public Found claim() {
-    if (taken.compareAndSet(false, true)) {
-      found.complete(Found.NONE);
-    }
-    return found.join();
+    return check.cancelOrAwait(Found.NONE);
   }
 
   /**
