@@ -189,6 +189,10 @@ def test_lost_answers_are_resubmitted_with_the_same_bytes(client, namespace, pro
     assert result.version == 2
     assert proxy.forwarded_commits == 4 and len(set(proxy.commit_bodies)) == 1
     assert lance.dataset(table.location).version == 2
+    # the answer to a resubmission names the fragment ids the first attempt's version gave, as stock Lance reads them
+    before = {f.fragment_id for f in lance.dataset(table.location, version=1).get_fragments()}
+    added = [f.fragment_id for f in lance.dataset(table.location).get_fragments() if f.fragment_id not in before]
+    assert added and list(result.new_fragment_ids) == added and result.group_size == 1
     assert ids(table.location) == list(range(15))
 
 

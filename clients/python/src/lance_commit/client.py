@@ -92,6 +92,11 @@ class CommitResult:
     transaction_uuid: str
     manifest_path: str
     operation: str
+    group_size: int = 1
+    """How many writers' transactions ``version`` commits (more than 1: a group commit)."""
+    new_fragment_ids: Sequence[int] = ()
+    """The ids ``version`` gave the fragments the transaction added (Append, Overwrite: its fragments; Update: its new
+    fragments), in the transaction's order, so a writer need not read the manifest back; empty for other operations."""
 
 
 @dataclass(frozen=True)
@@ -321,6 +326,8 @@ class CommitClient:
                         transaction_uuid=str(answer.get("transaction_uuid", "")),
                         manifest_path=str(answer.get("manifest_path", "")),
                         operation=str(answer.get("operation", "")),
+                        group_size=int(answer.get("group_size", 1)),
+                        new_fragment_ids=tuple(int(i) for i in answer.get("new_fragment_ids", ())),
                     )
                 except (ValueError, KeyError, TypeError) as e:
                     raise self._unknown(call, parts, request, attempts, (200, -1, f"unreadable answer {raw!r}")) from e

@@ -223,7 +223,8 @@ public final class Coordinator implements AutoCloseable {
           config.get(CoordinatorConfig.COMMIT_VERIFY_FILES_PARALLELISM),
           config.get(CoordinatorConfig.COMMIT_GROUP_MAX_TRANSACTIONS),
           config.get(CoordinatorConfig.COMMIT_GROUP_MAX_BYTES),
-          config.get(CoordinatorConfig.COMMIT_VERIFY_FILES_AHEAD_THREADS));
+          config.get(CoordinatorConfig.COMMIT_VERIFY_FILES_AHEAD_THREADS),
+          config.get(CoordinatorConfig.COMMIT_TRANSACTION_FILE_BESIDE_MANIFEST));
       // In cluster mode a lane writes only while this instance owns the table; otherwise the commit goes back,
       // unwritten, to be sent to the owner.
       CommitPermit permit = member == null ? CommitPermit.ALWAYS : table -> {

@@ -148,6 +148,16 @@ public final class CoordinatorConfig {
           + "the next version's preparation. A commit arriving while every one of them is busy is checked with its "
           + "version, as with 0, which checks every file when its version is prepared. No effect with "
           + "commit.verify-files=false.");
+  public static final ConfigKey<Boolean> COMMIT_TRANSACTION_FILE_BESIDE_MANIFEST = KEYS.bool(
+      "commit.transaction-file.beside-manifest", true,
+      "On an object store, write the _transactions/*.txn file of a group commit (a version of several writers' "
+          + "transactions, recorded under a uuid the coordinator draws) at the same time as its manifest's "
+          + "put-if-absent instead of before it: one round trip less per version. The manifest always carries the "
+          + "transaction inline, which every Lance reader since Nov 2025 (lance-core 7, pylance 14) reads first; a "
+          + "reader that reads only the file (older Lance) may, for that round trip, find a version whose file is not "
+          + "written yet, and if the coordinator stops in between, that version keeps only its inline copy. A "
+          + "transaction committed in a version of its own always has its file written first, since only that write "
+          + "finds a uuid reused with other content. false: every .txn is written before its manifest.");
   public static final ConfigKey<Long> FORMAT_SEMANTIC_TYPES_FLAG = KEYS.longInteger("format.semantic-types.flag",
       0L, ConfigDef.LambdaValidator.with((name, value) -> {
         try {

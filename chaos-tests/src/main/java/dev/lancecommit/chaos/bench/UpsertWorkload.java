@@ -1,5 +1,6 @@
 package dev.lancecommit.chaos.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lancecommit.e2e.CommitApi;
@@ -108,12 +109,18 @@ final class UpsertWorkload implements Workload {
   }
 
   /**
-   * Commits one prepared upsert from its read version; answers the version it made, opened, or null when told to
-   * retry.
+   * Commits one prepared upsert from {@code readVersion} ({@code ds} is the newest version the writer has open);
+   * answers what it made, or null when told to retry.
    */
   private interface UpsertCommit {
-    Dataset commit(Dataset readVersion, PreparedUpsert upsert);
+    Committed commit(Dataset ds, long readVersion, PreparedUpsert upsert);
   }
+
+  /**
+   * A committed upsert: its version, and either that version opened (Lance's commit returns it) or the id the version
+   * gave the upsert's new fragment (the coordinator's answer names it), or both.
+   */
+  private record Committed(long version, Dataset opened, Long freshFragmentId) {}
 
   /** An upsert's Update, ready to commit from the version it was prepared on. */
   private record PreparedUpsert(long rowAddress, List<Long> removed, List<FragmentMetadata> updated,
@@ -157,11 +164,11 @@ final class UpsertWorkload implements Workload {
         }
         RunResult result = new RunResult(COORDINATOR);
         Set<Long> versions = ConcurrentHashMap.newKeySet(); // grouped upserts share a version
-        Expected expected = sameWriter(cell, lance, result, () -> api.latestVersion(id), (ds, upsert) -> {
+        Expected expected = sameWriter(cell, lance, result, () -> api.latestVersion(id), (ds, readVersion, upsert) -> {
           Roaring64NavigableMap affected = new Roaring64NavigableMap();
           affected.addLong(upsert.rowAddress());
           ObjectNode body = JSON.createObjectNode()
-              .put("transaction", Base64.getEncoder().encodeToString(upsert.transaction(ds.version()).toByteArray()))
+              .put("transaction", Base64.getEncoder().encodeToString(upsert.transaction(readVersion).toByteArray()))
               .put("affected_rows", Base64.getEncoder().encodeToString(portable(affected)));
           CommitApi.Response r = api.commitBytes(id, body.toString().getBytes(StandardCharsets.UTF_8),
               CommitApi.JSON);
@@ -170,7 +177,9 @@ final class UpsertWorkload implements Workload {
               result.groupSize(r.body().get("group_size").asInt());
             }
             versions.add(r.version());
-            return ds.checkoutVersion(r.version());
+            JsonNode ids = r.body().path("new_fragment_ids");
+            return ids.size() == 1 ? new Committed(r.version(), null, ids.get(0).asLong())
+                : new Committed(r.version(), ds.checkoutVersion(r.version()), null);
           }
           if ((r.status() == 409 && r.code() == 14) || r.status() == 429) {
             return null;
@@ -188,11 +197,11 @@ final class UpsertWorkload implements Workload {
     try (LanceTables lance = createdWithLance(cell, "lance-update", keys)) {
       RunResult result = new RunResult(LANCE_UPDATE);
       AtomicLong commits = new AtomicLong();
-      Expected expected = sameWriter(cell, lance, result, lance::latestVersion, (ds, upsert) -> {
-        try (org.lance.Transaction txn = new org.lance.Transaction(ds.version(), upsert.operation())) {
+      Expected expected = sameWriter(cell, lance, result, lance::latestVersion, (ds, readVersion, upsert) -> {
+        try (org.lance.Transaction txn = new org.lance.Transaction(readVersion, upsert.operation())) {
           Dataset committed = new CommitBuilder(ds).execute(txn);
           commits.incrementAndGet();
-          return committed;
+          return new Committed(committed.version(), committed, null);
         } catch (RuntimeException e) {
           if (isRetryableConflict(e)) {
             return null;
@@ -240,6 +249,7 @@ final class UpsertWorkload implements Workload {
       }
       int belowNewFragments = initialMaxFragmentId; // new fragments of later versions get higher ids
       Dataset ds = lance.open(1);
+      long known = 1; // the newest version this writer knows: the one it has open, or the one its last upsert made
       try {
         for (int n = 0; System.nanoTime() < deadline; n++) {
           long key = (long) (n % cell.options().keysPerWriter()) * cell.writers() + writer;
@@ -247,22 +257,39 @@ final class UpsertWorkload implements Workload {
           long start = System.nanoTime();
           try {
             FragmentMetadata fresh = writeRow(lance, key, value);
-            Dataset committed = null;
+            Committed committed = null;
             for (int attempt = 1; committed == null; attempt++) {
               if (attempt > MAX_ATTEMPTS) {
                 throw new IllegalStateException("no upsert after " + MAX_ATTEMPTS + " attempts");
               }
-              committed = commit.commit(ds, prepare(ds, addresses.get(key), fresh));
+              long address = addresses.get(key);
+              // A row in a one-row fragment this writer wrote is replaced by removing that fragment: nothing of it
+              // is read, so the Update may name as its read version the newest version the writer knows (which has
+              // the fragment). A row in a shared fragment gets a deletion file made from the version open.
+              boolean ownFragment = (int) (address >>> 32) > initialMaxFragmentId;
+              committed = commit.commit(ds, ownFragment ? Math.max(known, ds.version()) : ds.version(),
+                  prepare(ds, address, fresh, ownFragment));
               if (committed == null) {
                 result.retried();
                 Dataset latest = ds.checkoutVersion(latestVersion.getAsLong());
                 ds.close();
                 ds = latest;
+                known = Math.max(known, ds.version());
               }
             }
-            ds.close();
-            ds = committed;
-            belowNewFragments = fragmentHolding(ds, fresh, belowNewFragments);
+            known = Math.max(known, committed.version());
+            boolean sharedRowsLeft = addresses.entrySet().stream()
+                .anyMatch(e -> e.getKey() != key && (int) (e.getValue() >>> 32) <= initialMaxFragmentId);
+            Dataset opened = committed.opened();
+            if (opened == null && (sharedRowsLeft || committed.freshFragmentId() == null)) {
+              opened = ds.checkoutVersion(committed.version()); // the next deletion file is made from it
+            }
+            if (opened != null) {
+              ds.close();
+              ds = opened;
+            }
+            belowNewFragments = committed.freshFragmentId() != null ? committed.freshFragmentId().intValue()
+                : fragmentHolding(ds, fresh, belowNewFragments);
             addresses.put(key, (long) belowNewFragments << 32);
             long end = System.nanoTime();
             result.committed(end - start, 1, end <= deadline);
@@ -284,8 +311,11 @@ final class UpsertWorkload implements Workload {
   }
 
   /** The Update that replaces the row at {@code address} (as of {@code ds}) with {@code fresh}'s row. */
-  private static PreparedUpsert prepare(Dataset ds, long address, FragmentMetadata fresh) {
+  private static PreparedUpsert prepare(Dataset ds, long address, FragmentMetadata fresh, boolean ownFragment) {
     int fragmentId = (int) (address >>> 32);
+    if (ownFragment) {
+      return new PreparedUpsert(address, List.of((long) fragmentId), List.of(), fresh);
+    }
     Fragment fragment = ds.getFragment(fragmentId);
     FragmentMetadata withDeletion = fragment.metadata().getNumRows() == 1 ? null
         : fragment.deleteRows(List.of((int) (address & 0xFFFF_FFFFL)));

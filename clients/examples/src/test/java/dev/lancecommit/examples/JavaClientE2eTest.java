@@ -107,6 +107,14 @@ class JavaClientE2eTest {
       CommitResult appended = client.append(id, lance.writeRows(10, 5));
       assertThat(appended.version()).isEqualTo(2);
       assertThat(appended.readVersion()).isEqualTo(1);
+      assertThat(appended.groupSize()).isEqualTo(1);
+      try (org.lance.Dataset v1 = lance.open(1); org.lance.Dataset v2 = lance.open(2)) {
+        List<Integer> before = v1.getFragments().stream().map(org.lance.Fragment::getId).toList();
+        List<Long> added = v2.getFragments().stream().map(org.lance.Fragment::getId)
+            .filter(fragmentId -> !before.contains(fragmentId)).map(Integer::longValue).toList();
+        assertThat(added).isNotEmpty();
+        assertThat(appended.newFragmentIds()).as("the ids stock Lance reads at version 2").isEqualTo(added);
+      }
       CommitResult deleted = client.delete(id, "id % 2 = 0");
       assertThat(deleted.version()).isEqualTo(3);
       assertThat(deleted.operation()).isEqualTo("Delete");

@@ -181,7 +181,8 @@ final class CoordinatorHttp implements AutoCloseable {
         }
         return new CommitResult(body.get("version").asLong(), body.path("read_version").asLong(
             commit.transaction().getReadVersion()), body.path("transaction_uuid").asText(commit.transaction().getUuid()),
-            body.path("manifest_path").asText(""), body.path("operation").asText(""));
+            body.path("manifest_path").asText(""), body.path("operation").asText(""),
+            body.path("group_size").asInt(1), fragmentIds(body.path("new_fragment_ids")));
       }
       ErrorBody error = ErrorBody.parse(response.body());
       if (status == 429) {
@@ -281,5 +282,11 @@ final class CoordinatorHttp implements AutoCloseable {
     Duration elapsed() {
       return call.elapsed().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     }
+  }
+
+  private static java.util.List<Long> fragmentIds(com.fasterxml.jackson.databind.JsonNode ids) {
+    java.util.List<Long> list = new java.util.ArrayList<>(ids.size());
+    ids.forEach(id -> list.add(id.asLong()));
+    return list;
   }
 }

@@ -482,7 +482,10 @@ final class CommitLane {
     // On an object store the transaction file is written while the files are checked, each a round trip of its own;
     // if a check fails it is removed again, so a refused commit leaves nothing behind but what a failed Lance commit
     // may leave (and that only if the removal fails).
-    CompletableFuture<Void> transactionWritten = files.enabled() && ops.requestsAreRoundTrips()
+    // A group's transaction is named by a uuid drawn here, so no file can hold that name: on an object store it is
+    // written beside the manifest instead of before it (TableOperations#stagedWithTransactionBeside).
+    boolean transactionBeside = settings.transactionBesideManifest() && joined.size() > 1 && ops.requestsAreRoundTrips();
+    CompletableFuture<Void> transactionWritten = !transactionBeside && files.enabled() && ops.requestsAreRoundTrips()
         ? CompletableFuture.runAsync(() -> ops.stageTransaction(built.recorded()), executor) : null;
     try {
       // Built; written so far only the deletion files of a server-side rebase (named by no manifest yet): every file
@@ -516,7 +519,9 @@ final class CommitLane {
     StagedVersion staged;
     // A group's store calls are traced under its first member's storage_write phase.
     try (CommitObserver.PhaseScope traced = joined.get(0).observation.enterPhase()) {
-      if (transactionWritten == null) {
+      if (transactionBeside) {
+        staged = ops.stagedWithTransactionBeside(base, next, manifestStaging, executor);
+      } else if (transactionWritten == null) {
         staged = ops.stage(base, next, built.deletionFiles(), manifestStaging);
       } else {
         joinWrite(transactionWritten);
@@ -755,11 +760,12 @@ final class CommitLane {
     OperationKind kind = OperationKind.of(recorded);
     int size = version.members.size();
     List<CommitEvent.Member> described = new ArrayList<>(size);
+    NewFragmentIds added = NewFragmentIds.in(next.state().manifest(), recorded);
     for (Member member : version.members) {
       Transaction sent = member.decoded;
       described.add(member.describe());
       finish(member, new CommitResult(next.version(), sent.getReadVersion(), sent.getUuid(), manifestUri,
-          kind.lanceName(), size), null);
+          kind.lanceName(), size, added.of(sent)), null);
     }
     TableRef ref = version.members.get(size - 1).table;
     TraceContext trace = version.members.get(0).observation.trace();
@@ -774,16 +780,15 @@ final class CommitLane {
     member.observation.alreadyCommitted();
     ManifestNaming.Scheme scheme = base.scheme();
     String manifestUri = ops.manifestUri(version, scheme);
-    int size;
+    OperationKind kind = OperationKind.of(txn);
+    CommitResult result;
     try {
-      size = ops.transactionAt(base, version).map(GroupMembers::size).orElse(1);
+      result = resultOfLanded(txn, kind, version, base);
     } catch (RuntimeException e) {
       answer(member, e); // the store failed reading the version back: the writer asks again
       return;
     }
-    OperationKind kind = OperationKind.of(txn);
-    finish(member, new CommitResult(version, txn.getReadVersion(), txn.getUuid(), manifestUri, kind.lanceName(),
-        size), null);
+    finish(member, result, null);
     // The first answer may have been lost together with its event: publish again; consumers drop the duplicate.
     TableRef ref = member.table;
     CommitEvent.Member described = member.describe();
@@ -931,7 +936,8 @@ final class CommitLane {
   CommitResult result(Built.Ready ready) {
     Transaction txn = ready.transaction();
     return new CommitResult(ready.version(), txn.getReadVersion(), txn.getUuid(),
-        ops.manifestUri(ready.version(), ready.next().scheme()), ready.kind().lanceName());
+        ops.manifestUri(ready.version(), ready.next().scheme()), ready.kind().lanceName(), 1,
+        NewFragmentIds.in(ready.next().state().manifest(), ready.next().transaction()).of(txn));
   }
 
   CommitEvent event(Built.Ready ready, TableRef table, String actor) {
@@ -957,10 +963,24 @@ final class CommitLane {
         ops.manifestUri(version, scheme), members, null, clock.instant());
   }
 
+  /**
+   * The answer a transaction got when its version landed, given again (an idempotent resubmit): the group size from
+   * the version's recorded transaction and, when the transaction added fragments, their ids from its manifest.
+   */
   CommitResult resultOfLanded(Transaction txn, OperationKind kind, long version, TableSnapshot current) {
-    int size = ops.transactionAt(current, version).map(GroupMembers::size).orElse(1);
+    Optional<Transaction> recorded = ops.transactionAt(current, version);
+    int size = recorded.map(GroupMembers::size).orElse(1);
+    List<Long> ids = List.of();
+    if (!NewFragmentIds.added(txn).isEmpty()) {
+      dev.lancecommit.format.pb.Manifest manifest = version == current.latestVersion() && current.latest() != null
+          ? current.latest().manifest()
+          : ops.readManifest(version, current.scheme()).orElseThrow(() -> new dev.lancecommit.coordinator.storage
+              .StoreException("Version " + version + " vanished while answering a resubmission")).manifest();
+      ids = NewFragmentIds.in(manifest, recorded.map(NewFragmentIds::added).map(List::size)
+          .orElse(manifest.getFragmentsCount())).of(txn);
+    }
     return new CommitResult(version, txn.getReadVersion(), txn.getUuid(), ops.manifestUri(version, current.scheme()),
-        kind.lanceName(), size);
+        kind.lanceName(), size, ids);
   }
 
   /**

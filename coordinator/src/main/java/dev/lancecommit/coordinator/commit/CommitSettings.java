@@ -22,6 +22,8 @@ import dev.lancecommit.format.pb.Manifest;
  * @param groupMaxBytes most bytes of transactions one group may hold (the first always fits)
  * @param verifyFilesAheadThreads threads that check each commit's files while it waits in its lane; 0: every file is
  *     checked when its version is prepared
+ * @param transactionBesideManifest on an object store, write a group's {@code .txn} beside its manifest's
+ *     put-if-absent rather than before it ({@code commit.transaction-file.beside-manifest})
  */
 public record CommitSettings(
     int maxQueuedPerTable,
@@ -36,7 +38,8 @@ public record CommitSettings(
     int verifyFilesParallelism,
     int groupMaxTransactions,
     long groupMaxBytes,
-    int verifyFilesAheadThreads) {
+    int verifyFilesAheadThreads,
+    boolean transactionBesideManifest) {
 
   /** Default of {@link #groupMaxTransactions}. */
   public static final int DEFAULT_GROUP_MAX_TRANSACTIONS = 128;
@@ -60,6 +63,16 @@ public record CommitSettings(
       throw new IllegalArgumentException("Group commit limits must be at least 1, got " + groupMaxTransactions
           + " transactions and " + groupMaxBytes + " bytes");
     }
+  }
+
+  /** Settings with a group's {@code .txn} written beside its manifest on an object store (the default). */
+  public CommitSettings(int maxQueuedPerTable, int maxRebuildAttempts, int ambiguousWriteAttempts,
+      int recentTransactions, Manifest.WriterVersion writerVersion, String defaultStorageVersion,
+      ManifestNaming.Scheme newTableScheme, FormatFeatures formatFeatures, boolean verifyFiles,
+      int verifyFilesParallelism, int groupMaxTransactions, long groupMaxBytes, int verifyFilesAheadThreads) {
+    this(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions, writerVersion,
+        defaultStorageVersion, newTableScheme, formatFeatures, verifyFiles, verifyFilesParallelism,
+        groupMaxTransactions, groupMaxBytes, verifyFilesAheadThreads, true);
   }
 
   /** Settings with the default number of threads checking files ahead. */
@@ -92,27 +105,34 @@ public record CommitSettings(
   public CommitSettings withFormatFeatures(FormatFeatures features) {
     return new CommitSettings(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions,
         writerVersion, defaultStorageVersion, newTableScheme, features, verifyFiles, verifyFilesParallelism,
-        groupMaxTransactions, groupMaxBytes, verifyFilesAheadThreads);
+        groupMaxTransactions, groupMaxBytes, verifyFilesAheadThreads, transactionBesideManifest);
   }
 
   /** These settings with file checks on or off. */
   public CommitSettings withVerifyFiles(boolean verify) {
     return new CommitSettings(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions,
         writerVersion, defaultStorageVersion, newTableScheme, formatFeatures, verify, verifyFilesParallelism,
-        groupMaxTransactions, groupMaxBytes, verifyFilesAheadThreads);
+        groupMaxTransactions, groupMaxBytes, verifyFilesAheadThreads, transactionBesideManifest);
   }
 
   /** These settings with other group limits ({@code 1} transaction: no grouping). */
   public CommitSettings withGroupLimits(int maxTransactions, long maxBytes) {
     return new CommitSettings(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions,
         writerVersion, defaultStorageVersion, newTableScheme, formatFeatures, verifyFiles, verifyFilesParallelism,
-        maxTransactions, maxBytes, verifyFilesAheadThreads);
+        maxTransactions, maxBytes, verifyFilesAheadThreads, transactionBesideManifest);
   }
 
   /** These settings with another number of threads checking files ahead ({@code 0}: none). */
   public CommitSettings withVerifyFilesAheadThreads(int threads) {
     return new CommitSettings(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions,
         writerVersion, defaultStorageVersion, newTableScheme, formatFeatures, verifyFiles, verifyFilesParallelism,
-        groupMaxTransactions, groupMaxBytes, threads);
+        groupMaxTransactions, groupMaxBytes, threads, transactionBesideManifest);
+  }
+
+  /** These settings with a group's {@code .txn} written beside its manifest, or before it. */
+  public CommitSettings withTransactionBesideManifest(boolean beside) {
+    return new CommitSettings(maxQueuedPerTable, maxRebuildAttempts, ambiguousWriteAttempts, recentTransactions,
+        writerVersion, defaultStorageVersion, newTableScheme, formatFeatures, verifyFiles, verifyFilesParallelism,
+        groupMaxTransactions, groupMaxBytes, verifyFilesAheadThreads, beside);
   }
 }

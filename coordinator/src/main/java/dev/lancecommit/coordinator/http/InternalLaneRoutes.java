@@ -155,11 +155,24 @@ final class InternalLaneRoutes {
   static JsonObject result(CommitResult result) {
     return new JsonObject().put("version", result.version()).put("read_version", result.readVersion())
         .put("transaction_uuid", result.transactionUuid()).put("manifest_path", result.manifestPath())
-        .put("operation", result.operation()).put("group_size", result.groupSize());
+        .put("operation", result.operation()).put("group_size", result.groupSize())
+        .put("new_fragment_ids", new io.vertx.core.json.JsonArray(new java.util.ArrayList<>(result.newFragmentIds())));
   }
 
   static CommitResult result(JsonObject json) {
     return new CommitResult(json.getLong("version"), json.getLong("read_version"), json.getString("transaction_uuid"),
-        json.getString("manifest_path"), json.getString("operation"), json.getInteger("group_size", 1));
+        json.getString("manifest_path"), json.getString("operation"), json.getInteger("group_size", 1),
+        fragmentIds(json.getJsonArray("new_fragment_ids")));
+  }
+
+  private static java.util.List<Long> fragmentIds(io.vertx.core.json.JsonArray ids) {
+    if (ids == null) {
+      return java.util.List.of();
+    }
+    java.util.List<Long> list = new java.util.ArrayList<>(ids.size());
+    for (int i = 0; i < ids.size(); i++) {
+      list.add(ids.getLong(i));
+    }
+    return list;
   }
 }

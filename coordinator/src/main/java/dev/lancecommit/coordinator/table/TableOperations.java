@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator.table;
 
+import dev.lancecommit.coordinator.concurrent.ClaimableTask;
 import dev.lancecommit.coordinator.storage.ObjectAlreadyExistsException;
 import dev.lancecommit.coordinator.storage.ObjectInfo;
 import dev.lancecommit.coordinator.storage.StagedPut;
@@ -202,11 +203,29 @@ public final class TableOperations {
    * has not started. A store that does nothing ahead (requests are round trips) is not given a thread for it.
    */
   public StagedVersion staged(TableSnapshot base, NextVersion next, Executor manifestStaging) {
+    return new StagedVersion(base, next, manifestStaging(next, manifestStaging));
+  }
+
+  private ManifestStaging manifestStaging(NextVersion next, Executor manifestStaging) {
     String key = manifestKey(next.version(), next.scheme());
     java.util.function.Supplier<StagedPut> stage = () -> location.store().stagePutIfAbsent(key, next.manifestFile());
     boolean ahead = manifestStaging != null && !location.store().requestsAreRoundTrips();
-    return new StagedVersion(base, next,
-        ahead ? ManifestStaging.start(stage, manifestStaging) : ManifestStaging.now(stage));
+    return ahead ? ManifestStaging.start(stage, manifestStaging) : ManifestStaging.now(stage);
+  }
+
+  /**
+   * {@link #staged(TableSnapshot, NextVersion, Executor)} for a version whose {@code .txn} is not written yet:
+   * {@link #commit(StagedVersion)} writes it on {@code transactionWriter} while it creates the manifest (or itself,
+   * after the create, if no thread took it), so the two round trips of an object store overlap instead of adding up.
+   * Only for a transaction whose file name nobody else can hold (a group's recorded transaction, named by a uuid the
+   * lane drew): a file of that name holding other bytes could otherwise be found only after the manifest named it.
+   * The manifest carries the transaction inline, which is what every reader since Nov 2025 reads first; a reader
+   * that reads only the file may, for that one round trip, find a version whose file is not there yet.
+   */
+  public StagedVersion stagedWithTransactionBeside(TableSnapshot base, NextVersion next, Executor manifestStaging,
+      Executor transactionWriter) {
+    return new StagedVersion(base, next, manifestStaging(next, manifestStaging),
+        Objects.requireNonNull(transactionWriter, "transactionWriter"));
   }
 
   /**
@@ -271,11 +290,21 @@ public final class TableOperations {
       throw new IllegalStateException("Version " + next.version() + " of " + options.name()
           + " was built on a state of the table that is not the current one");
     }
+    ClaimableTask<RuntimeException> transaction = staged.transactionBeside() == null ? null
+        : ClaimableTask.start(() -> writeTransaction(next.transaction()), staged.transactionBeside());
     boolean created;
     try {
       created = createManifest(next, staged.manifest());
+    } catch (RuntimeException e) {
+      if (transaction != null) {
+        transaction.runOrAwait(); // the version may have landed, naming it: the file is written either way
+      }
+      throw e;
     } finally {
       staged.discard(); // after a create, nothing is left to remove
+    }
+    if (transaction != null) {
+      settleTransactionBeside(next, transaction.runOrAwait(), created);
     }
     if (!created) {
       state = null; // someone else committed: list again and check against what landed
@@ -285,6 +314,38 @@ public final class TableOperations {
     landed.recent.remember(next.version(), next.transaction());
     state = landed;
     return new CommitOutcome.Landed(landed);
+  }
+
+  /** Writes a transaction's file; the failure, if any, is returned (the caller decides what it means). */
+  private RuntimeException writeTransaction(Transaction txn) {
+    try {
+      stageTransaction(txn);
+      return null;
+    } catch (RuntimeException e) {
+      return e;
+    }
+  }
+
+  /**
+   * After the manifest's create, the {@code .txn} written beside it: removed if the version was taken; if the version
+   * landed and the file could not be written, tried once more, and if that fails too the version keeps only its
+   * inline copy, which every reader since Nov 2025 reads first (the file is what older readers read).
+   */
+  private void settleTransactionBeside(NextVersion next, RuntimeException failure, boolean created) {
+    if (!created) {
+      if (failure == null) {
+        discardTransaction(next.transaction());
+      }
+      return;
+    }
+    if (failure == null) {
+      return;
+    }
+    RuntimeException again = writeTransaction(next.transaction());
+    if (again != null) {
+      LOG.error("Version {} of {} landed, but its transaction file {} could not be written; readers read the copy"
+          + " inside its manifest", next.version(), options.name(), TransactionFiles.path(next.transaction()), again);
+    }
   }
 
   /** {@link #stage} without auxiliary files, then {@link #commit(StagedVersion)}, then the version hint. */

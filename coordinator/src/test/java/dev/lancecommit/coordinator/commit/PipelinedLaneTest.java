@@ -142,9 +142,14 @@ class PipelinedLaneTest {
   }
 
   /** File checks off: the hand-made transactions name data files nobody wrote. */
+  /**
+   * Every {@code .txn} written before its manifest: the {@code .txn} written while a version is prepared is what shows
+   * these tests that it was prepared on top of the write in flight. With the default (a group's {@code .txn} written
+   * beside its manifest) see {@link #aGroupsTransactionFileIsWrittenBesideItsManifestAndEachMemberHearsItsFragmentIds}.
+   */
   private static CommitSettings settings() {
     return new CommitSettings(1000, 20, 3, 64, WriterVersions.coordinator(), "2.1", ManifestNaming.Scheme.V2)
-        .withVerifyFiles(false);
+        .withVerifyFiles(false).withTransactionBesideManifest(false);
   }
 
   /** Holds the put-if-absent of version {@code version}'s manifest. */
@@ -244,6 +249,55 @@ class PipelinedLaneTest {
     assertThat(storage().versions().versions()).containsExactly(1L, 2L, 3L, 4L);
     assertThat(storage().readManifest(4, ManifestNaming.Scheme.V2).orElseThrow().manifest().getFragmentsCount())
         .isEqualTo(4);
+  }
+
+  /**
+   * On an object store a group's {@code .txn} (named by a uuid the lane drew) is written while its manifest is: both
+   * requests are in flight at once, and the members hear only once both are done. Each member's answer names the ids
+   * its fragments got in the version, as Lance's own commit tells its writer through the dataset it returns.
+   */
+  @Test
+  void aGroupsTransactionFileIsWrittenBesideItsManifestAndEachMemberHearsItsFragmentIds() throws Exception {
+    service = newService(settings().withTransactionBesideManifest(true));
+    commit(transactions.create());
+    Hold v2 = holdManifest(2);
+    CompletableFuture<CommitResult> first = submit(transactions.append(1), "alice");
+    assertThat(v2.awaitHeld(WAIT)).isTrue();
+    executor.close();
+    List<Transaction> waiting = new ArrayList<>();
+    List<CompletableFuture<CommitResult>> answers = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      Transaction txn = transactions.append(1);
+      waiting.add(txn);
+      answers.add(submit(txn, "bob"));
+    }
+    Hold groupTxn = store.holdNext(Call.PUT_IF_ABSENT, key -> key.startsWith(table.key("_transactions/2-")));
+    Hold v3 = holdManifest(3);
+    executor.open();
+    v2.release();
+    assertThat(first.get(20, TimeUnit.SECONDS).newFragmentIds()).containsExactly(1L);
+
+    assertThat(groupTxn.awaitHeld(WAIT)).isTrue();
+    assertThat(v3.awaitHeld(WAIT)).as("the manifest's put starts while the .txn's is in flight").isTrue();
+    v3.release();
+    await().atMost(WAIT).until(() -> store.delegate().head(manifestKey(3)).isPresent());
+    Thread.sleep(200);
+    assertThat(answers).as("no answer before the .txn is written").noneMatch(CompletableFuture::isDone);
+    groupTxn.release();
+
+    for (int i = 0; i < 3; i++) {
+      CommitResult r = answers.get(i).get(20, TimeUnit.SECONDS);
+      assertThat(r.version()).isEqualTo(3);
+      assertThat(r.groupSize()).isEqualTo(3);
+      assertThat(r.newFragmentIds()).containsExactly(2L + i);
+    }
+    Transaction recorded = storage().transactionOf(storage().readManifest(3, ManifestNaming.Scheme.V2).orElseThrow());
+    assertThat(transactionFiles()).contains(TransactionFiles.fileName(recorded));
+    assertThat(storage().readManifest(3, ManifestNaming.Scheme.V2).orElseThrow().manifest().getFragmentsList())
+        .extracting(DataFragment::getId).containsExactly(0L, 1L, 2L, 3L, 4L);
+    // a member resubmitted after the version landed hears the same answer, its fragment ids included
+    CommitResult again = commit(waiting.get(1));
+    assertThat(again).isEqualTo(answers.get(1).get());
   }
 
   @Test

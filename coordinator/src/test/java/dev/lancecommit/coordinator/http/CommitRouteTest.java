@@ -47,7 +47,7 @@ class CommitRouteTest extends RestServerFixture {
 
   private CommitResult result() {
     return new CommitResult(6, 4, "8d5c2e6e-0bd4-4c79-9d32-4a0bb7c3f9a1",
-        table.location() + "/_versions/18446744073709551609.manifest", "Append");
+        table.location() + "/_versions/18446744073709551609.manifest", "Append", 1, List.of(12L, 13L));
   }
 
   @Test
@@ -65,7 +65,8 @@ class CommitRouteTest extends RestServerFixture {
         .put("transaction_uuid", "8d5c2e6e-0bd4-4c79-9d32-4a0bb7c3f9a1")
         .put("manifest_path", table.location() + "/_versions/18446744073709551609.manifest")
         .put("operation", "Append")
-        .put("group_size", 1));
+        .put("group_size", 1)
+        .put("new_fragment_ids", new io.vertx.core.json.JsonArray().add(12L).add(13L)));
 
     assertThat(commits.calls()).hasSize(1);
     RecordingCommitService.Call call = commits.calls().get(0);

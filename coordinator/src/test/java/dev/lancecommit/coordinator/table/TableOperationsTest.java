@@ -289,6 +289,70 @@ class TableOperationsTest {
     assertThat(temporaryFiles(versions)).isEmpty();
   }
 
+  /**
+   * A version staged with its {@code .txn} beside the manifest writes nothing of it before the commit; the commit
+   * writes it while it creates the manifest (here on a thread of its own) and returns once both are there. A version
+   * that another writer took has its {@code .txn} removed again.
+   */
+  @Test
+  void aTransactionFileWrittenBesideTheManifestIsThereWhenTheCommitReturnsAndGoneWhenTheVersionIsTaken()
+      throws Exception {
+    java.util.concurrent.ExecutorService writer = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      TableSnapshot base = landed(ops.current(), transactions.create());
+      Transaction append = transactions.append(1);
+      StagedVersion v2 = ops.stagedWithTransactionBeside(base, next(base, append), null, writer);
+      assertThat(store.delegate().head(txnKey(append))).as("nothing written before the commit").isEmpty();
+      assertThat(ops.commit(v2)).isInstanceOf(CommitOutcome.Landed.class);
+      assertThat(store.delegate().get(txnKey(append))).hasValueSatisfying(
+          bytes -> assertThat(TransactionFiles.decode(bytes)).isEqualTo(append));
+
+      TableSnapshot at2 = ops.current();
+      Transaction lost = transactions.append(2);
+      StagedVersion v3 = ops.stagedWithTransactionBeside(at2, next(at2, lost), null, writer);
+      Transaction theirs = transactions.append(2);
+      store.delegate().putIfAbsent(table.key(ManifestNaming.path(ManifestNaming.Scheme.V2, 3)),
+          next(at2, theirs).manifestFile());
+      assertThat(ops.commit(v3)).isEqualTo(new CommitOutcome.Taken(3));
+      assertThat(store.delegate().head(txnKey(lost))).isEmpty();
+    } finally {
+      writer.shutdownNow();
+    }
+  }
+
+  /**
+   * A {@code .txn} that cannot be written beside a manifest that landed is written again; if that fails too, the
+   * version stands (it landed) with the copy its manifest carries, which is what readers read first.
+   */
+  @Test
+  void aTransactionFileThatFailsBesideALandedManifestIsWrittenAgainAndTheVersionStandsEitherWay() {
+    java.util.List<Runnable> parked = new java.util.ArrayList<>(); // no thread takes it: the commit writes it itself
+    TableSnapshot base = landed(ops.current(), transactions.create());
+    Transaction append = transactions.append(1);
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.BEFORE, key -> key.contains("/_transactions/"),
+        FaultInjectingObjectStore.unavailable());
+    assertThat(ops.commit(ops.stagedWithTransactionBeside(base, next(base, append), null, parked::add)))
+        .isInstanceOf(CommitOutcome.Landed.class);
+    assertThat(store.delegate().head(txnKey(append))).isPresent();
+
+    TableSnapshot at2 = ops.current();
+    Transaction second = transactions.append(2);
+    store.failNext(Call.PUT_IF_ABSENT, 2, When.BEFORE, key -> key.contains("/_transactions/"),
+        FaultInjectingObjectStore.unavailable());
+    assertThat(ops.commit(ops.stagedWithTransactionBeside(at2, next(at2, second), null, parked::add)))
+        .isInstanceOf(CommitOutcome.Landed.class);
+    assertThat(store.delegate().head(txnKey(second))).isEmpty();
+    TableOperations reader = TableOperations.of(table, new TableOperations.Options("ns$t", 4, 3,
+        ManifestNaming.Scheme.V2));
+    assertThat(reader.transactionAt(reader.current(), 3)).as("read from the manifest's inline copy").contains(second);
+    parked.forEach(Runnable::run); // the parked tasks find the work taken and do nothing
+    assertThat(store.delegate().head(txnKey(second))).isEmpty();
+  }
+
+  private String txnKey(Transaction txn) {
+    return table.key(TransactionFiles.path(txn));
+  }
+
   /** A manifest staged by a coordinator that stopped before linking it is removed when the table is next loaded. */
   @Test
   void aStagedManifestAbandonedLongAgoIsRemovedWhenTheTableIsLoaded() throws Exception {

@@ -1,0 +1,27 @@
+package dev.lancecommit.coordinator.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancecommit.coordinator.commit.CommitResult;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A commit forwarded to the owner of its table is answered with what the owner's lane answered, field by field. */
+class InternalLaneResultTest {
+  @Test
+  void theOwnersAnswerCrossesBetweenInstancesUnchanged() {
+    CommitResult grouped = new CommitResult(9, 7, "u-1", "s3://b/t.lance/_versions/9.manifest", "Append", 4,
+        List.of(21L, 22L));
+    assertThat(InternalLaneRoutes.result(InternalLaneRoutes.result(grouped))).isEqualTo(grouped);
+    CommitResult none = new CommitResult(3, 2, "u-2", "s3://b/t.lance/_versions/3.manifest", "Delete");
+    assertThat(InternalLaneRoutes.result(InternalLaneRoutes.result(none))).isEqualTo(none);
+  }
+
+  @Test
+  void anAnswerFromAnInstanceThatNamesNoFragmentIdsReadsAsNone() {
+    JsonObject older = new JsonObject().put("version", 3L).put("read_version", 2L).put("transaction_uuid", "u")
+        .put("manifest_path", "p").put("operation", "Append").put("group_size", 2);
+    assertThat(InternalLaneRoutes.result(older).newFragmentIds()).isEmpty();
+  }
+}
