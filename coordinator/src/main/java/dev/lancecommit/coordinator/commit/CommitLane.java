@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator.commit;
 
+import dev.lancecommit.coordinator.concurrent.ClaimableTask;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.storage.StoreException;
 import dev.lancecommit.coordinator.table.CommitOutcome;
@@ -43,7 +44,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -484,9 +484,13 @@ final class CommitLane {
     // may leave (and that only if the removal fails).
     // A group's transaction is named by a uuid drawn here, so no file can hold that name: on an object store it is
     // written beside the manifest instead of before it (TableOperations#stagedWithTransactionBeside).
-    boolean transactionBeside = settings.transactionBesideManifest() && joined.size() > 1 && ops.requestsAreRoundTrips();
-    CompletableFuture<Void> transactionWritten = !transactionBeside && files.enabled() && ops.requestsAreRoundTrips()
-        ? CompletableFuture.runAsync(() -> ops.stageTransaction(built.recorded()), executor) : null;
+    boolean transactionBeside = settings.transactionBesideManifest() && joined.size() > 1
+        && ops.requestsAreRoundTrips();
+    ClaimableTask<Boolean> transactionWritten = !transactionBeside && files.enabled() && ops.requestsAreRoundTrips()
+        ? ClaimableTask.start(() -> {
+          ops.stageTransaction(built.recorded());
+          return true;
+        }, executor) : null;
     try {
       // Built; written so far only the deletion files of a server-side rebase (named by no manifest yet): every file
       // the version adds is checked here, and a bad one writes nothing more.
@@ -524,7 +528,7 @@ final class CommitLane {
       } else if (transactionWritten == null) {
         staged = ops.stage(base, next, built.deletionFiles(), manifestStaging);
       } else {
-        joinWrite(transactionWritten);
+        transactionWritten.runOrAwait(); // a failure is the write's own (a store error, a uuid reused)
         staged = ops.staged(base, next, manifestStaging);
       }
     } catch (RuntimeException e) {
@@ -545,22 +549,13 @@ final class CommitLane {
     return found;
   }
 
-  /** Waits for the transaction file's write; a failure is the write's own (a store error, a uuid reused). */
-  private static void joinWrite(CompletableFuture<Void> written) {
-    try {
-      written.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException cause) {
-        throw cause;
-      }
-      throw e;
-    }
-  }
-
   /** Removes the transaction file written beside the file checks of a version that will not be written. */
-  private void discardTransaction(CompletableFuture<Void> written, Transaction recorded) {
+  private void discardTransaction(ClaimableTask<Boolean> written, Transaction recorded) {
+    if (written.cancel(false)) {
+      return; // not started: never written
+    }
     try {
-      joinWrite(written);
+      written.runOrAwait();
     } catch (RuntimeException e) {
       return; // not written (or someone else's file under that name, which is not ours to remove)
     }
