@@ -125,7 +125,8 @@ public final class TableOperations {
    * two): no write holds a staged manifest that long.
    */
   public TableSnapshot refresh() {
-    if (!sweptStaging) {
+    boolean firstLoad = !sweptStaging;
+    if (firstLoad) {
       sweptStaging = true;
       try {
         int removed = location.store().removeAbandonedStagedPuts(location.key(ManifestNaming.VERSIONS_DIR),
@@ -148,10 +149,38 @@ public final class TableOperations {
       ManifestFile file = readManifest(latestVersion, scheme)
           .orElseThrow(() -> new StoreException("Version " + latestVersion + " vanished while loading"));
       recent.remember(latestVersion, transactionOf(file));
+      if (firstLoad) {
+        restoreTransactionFile(file);
+      }
       loaded = new TableSnapshot(file.tableState(), listing.first().getAsLong(), scheme, recent);
     }
     state = loaded;
     return loaded;
+  }
+
+  /**
+   * A group's {@code .txn} is written beside its manifest ({@link #stagedWithTransactionBeside}); a coordinator that
+   * stopped between the two left that version with only the inline copy. The table's first load writes the file of
+   * its latest version from that copy when it is missing: only the latest can lack it, since a version is written
+   * only once the {@code .txn} of the one before is. Best effort, one request on a store whose requests are round
+   * trips (a local disk always writes the {@code .txn} first).
+   */
+  private void restoreTransactionFile(ManifestFile file) {
+    String name = file.manifest().getTransactionFile();
+    if (!location.store().requestsAreRoundTrips() || file.transaction().isEmpty() || name.isEmpty()
+        || TransactionFiles.parse(name).isEmpty() || name.indexOf('/') >= 0) {
+      return;
+    }
+    String key = location.key(TransactionFiles.TRANSACTIONS_DIR + "/" + name);
+    try {
+      if (location.store().head(key).isEmpty()) {
+        writeOnce(key, TransactionFiles.encode(file.transaction().get()), false);
+        LOG.info("Wrote the missing transaction file {} of version {} of {} from its manifest's inline copy", name,
+            file.version(), options.name());
+      }
+    } catch (RuntimeException e) {
+      LOG.debug("Could not restore the transaction file {} of {}", name, options.name(), e);
+    }
   }
 
   // ------------------------------------------------------------------------------------------------ commit

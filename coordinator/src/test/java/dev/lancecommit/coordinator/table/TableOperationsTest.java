@@ -322,7 +322,8 @@ class TableOperationsTest {
 
   /**
    * A {@code .txn} that cannot be written beside a manifest that landed is written again; if that fails too, the
-   * version stands (it landed) with the copy its manifest carries, which is what readers read first.
+   * version stands (it landed) with the copy its manifest carries, which is what readers read first, and the table's
+   * next first load (a restart, a new owner) writes the file from that copy.
    */
   @Test
   void aTransactionFileThatFailsBesideALandedManifestIsWrittenAgainAndTheVersionStandsEitherWay() {
@@ -344,9 +345,11 @@ class TableOperationsTest {
     assertThat(store.delegate().head(txnKey(second))).isEmpty();
     TableOperations reader = TableOperations.of(table, new TableOperations.Options("ns$t", 4, 3,
         ManifestNaming.Scheme.V2));
-    assertThat(reader.transactionAt(reader.current(), 3)).as("read from the manifest's inline copy").contains(second);
     parked.forEach(Runnable::run); // the parked tasks find the work taken and do nothing
     assertThat(store.delegate().head(txnKey(second))).isEmpty();
+    assertThat(reader.transactionAt(reader.current(), 3)).as("read from the manifest's inline copy").contains(second);
+    assertThat(store.delegate().get(txnKey(second))).as("written again by the reader's first load")
+        .hasValueSatisfying(bytes -> assertThat(TransactionFiles.decode(bytes)).isEqualTo(second));
   }
 
   private String txnKey(Transaction txn) {
