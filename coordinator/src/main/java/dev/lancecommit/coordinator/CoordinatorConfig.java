@@ -156,8 +156,9 @@ public final class CoordinatorConfig {
           + "transaction inline, which every Lance reader since Nov 2025 (lance-core 7, pylance 14) reads first; a "
           + "reader that reads only the file (older Lance) may, for that round trip, find a version whose file is not "
           + "written yet; if the coordinator stops in between, the table's next load writes the file from the "
-          + "inline copy. A transaction committed in a version of its own always has its file written first, since only that write "
-          + "finds a uuid reused with other content. false: every .txn is written before its manifest.");
+          + "inline copy. A transaction committed in a version of its own always has its file written first, since "
+          + "only that write finds a uuid reused with other content. false: every .txn is written before its "
+          + "manifest.");
   public static final ConfigKey<Long> FORMAT_SEMANTIC_TYPES_FLAG = KEYS.longInteger("format.semantic-types.flag",
       0L, ConfigDef.LambdaValidator.with((name, value) -> {
         try {

@@ -103,7 +103,8 @@ final class CommitRoute {
         .put("manifest_path", result.manifestPath())
         .put("operation", result.operation())
         .put("group_size", result.groupSize())
-        .put("new_fragment_ids", new io.vertx.core.json.JsonArray(new java.util.ArrayList<>(result.newFragmentIds())));
+        .put("new_fragment_ids",
+            new io.vertx.core.json.JsonArray(new java.util.ArrayList<>(result.newFragmentIds())));
   }
 
   private static Parsed parse(RoutingContext ctx, String actor) {

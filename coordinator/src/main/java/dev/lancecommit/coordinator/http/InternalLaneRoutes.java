@@ -152,11 +152,9 @@ final class InternalLaneRoutes {
         json.getBoolean("groupable", false), json.getLong("lands_as", 0L));
   }
 
+  /** The owner's answer as CommitTable gives it; {@link #result(JsonObject)} reads it back. */
   static JsonObject result(CommitResult result) {
-    return new JsonObject().put("version", result.version()).put("read_version", result.readVersion())
-        .put("transaction_uuid", result.transactionUuid()).put("manifest_path", result.manifestPath())
-        .put("operation", result.operation()).put("group_size", result.groupSize())
-        .put("new_fragment_ids", new io.vertx.core.json.JsonArray(new java.util.ArrayList<>(result.newFragmentIds())));
+    return CommitRoute.toJson(result);
   }
 
   static CommitResult result(JsonObject json) {

@@ -7,7 +7,8 @@ import java.util.concurrent.Executor;
 
 /**
  * A version whose files are written except the manifest: its {@code .txn} (unless it is written beside the manifest)
- * and the deletion files it names are in place, and {@link TableOperations#commit(StagedVersion)} makes it the table's version with the one put-if-absent.
+ * and the deletion files it names are in place, and {@link TableOperations#commit(StagedVersion)} makes it the
+ * table's version with the one put-if-absent.
  * Staging does not need the base to have landed, so the next version is staged while the one before it is being
  * written; if that write is taken or its outcome unknown, a version staged on top of it is built again (its files
  * are left as orphans, as Lance leaves those of a lost attempt).
@@ -58,8 +59,8 @@ public final class StagedVersion {
   }
 
   /**
-   * Where the {@code .txn} is written beside the manifest's create ({@link TableOperations#stagedWithTransactionBeside});
-   * null when it was written before.
+   * Where the {@code .txn} is written beside the manifest's create
+   * ({@link TableOperations#stagedWithTransactionBeside}); null when it was written before.
    */
   Executor transactionBeside() {
     return transactionBeside;

@@ -75,7 +75,7 @@ public final class TableOperations {
   private final Options options;
   /** Null until loaded, and again once a commit found the table moved on: the next {@link #current()} lists. */
   private volatile TableSnapshot state;
-  private volatile boolean sweptStaging;
+  private volatile boolean loadedBefore;
 
   /**
    * @param name the table as log lines and errors name it
@@ -125,9 +125,9 @@ public final class TableOperations {
    * two): no write holds a staged manifest that long.
    */
   public TableSnapshot refresh() {
-    boolean firstLoad = !sweptStaging;
+    boolean firstLoad = !loadedBefore;
     if (firstLoad) {
-      sweptStaging = true;
+      loadedBefore = true;
       try {
         int removed = location.store().removeAbandonedStagedPuts(location.key(ManifestNaming.VERSIONS_DIR),
             java.time.Instant.now().minus(ABANDONED_STAGING));
