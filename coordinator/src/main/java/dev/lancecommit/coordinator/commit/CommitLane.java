@@ -758,9 +758,10 @@ final class CommitLane {
     NewFragmentIds added = NewFragmentIds.in(next.state().manifest(), recorded);
     for (Member member : version.members) {
       Transaction sent = member.decoded;
-      described.add(member.describe());
+      List<Long> ids = added.of(sent);
+      described.add(member.describe(ids));
       finish(member, new CommitResult(next.version(), sent.getReadVersion(), sent.getUuid(), manifestUri,
-          kind.lanceName(), size, added.of(sent)), null);
+          kind.lanceName(), size, ids), null);
     }
     TableRef ref = version.members.get(size - 1).table;
     TraceContext trace = version.members.get(0).observation.trace();
@@ -786,7 +787,7 @@ final class CommitLane {
     finish(member, result, null);
     // The first answer may have been lost together with its event: publish again; consumers drop the duplicate.
     TableRef ref = member.table;
-    CommitEvent.Member described = member.describe();
+    CommitEvent.Member described = member.describe(result.newFragmentIds());
     TraceContext trace = member.observation.trace();
     long firstVersion = base.firstVersion();
     after.execute(() -> handOver(() -> {
@@ -939,7 +940,9 @@ final class CommitLane {
     Transaction txn = ready.transaction();
     return CommitEventFactory.committed(table, ready.base().latest(), ready.next().state(), ready.next().transaction(),
         ready.kind(), ops.manifestUri(ready.version(), ready.next().scheme()),
-        List.of(new CommitEvent.Member(txn.getUuid(), txn.getReadVersion(), actor, null)), null, clock.instant());
+        List.of(new CommitEvent.Member(txn.getUuid(), txn.getReadVersion(), actor, null,
+            NewFragmentIds.in(ready.next().state().manifest(), ready.next().transaction()).of(txn))),
+        null, clock.instant());
   }
 
   /** The event of a version that landed earlier (an idempotent resubmit, a batch rolled forward). */
@@ -952,7 +955,8 @@ final class CommitLane {
     Transaction recorded = ops.transactionOf(landed);
     List<String> uuids = GroupMembers.of(recorded);
     List<CommitEvent.Member> members = uuids.isEmpty()
-        ? List.of(new CommitEvent.Member(recorded.getUuid(), recorded.getReadVersion(), actor, null))
+        ? List.of(new CommitEvent.Member(recorded.getUuid(), recorded.getReadVersion(), actor, null,
+            NewFragmentIds.in(landed.manifest(), recorded).of(recorded)))
         : uuids.stream().map(uuid -> new CommitEvent.Member(uuid, recorded.getReadVersion(), null, null)).toList();
     return CommitEventFactory.committed(table, previous, landed.tableState(), recorded, kind,
         ops.manifestUri(version, scheme), members, null, clock.instant());
@@ -1109,9 +1113,13 @@ final class CommitLane {
     }
 
     CommitEvent.Member describe() {
+      return describe(List.of());
+    }
+
+    CommitEvent.Member describe(List<Long> newFragmentIds) {
       TraceContext trace = observation.trace();
       return new CommitEvent.Member(decoded.getUuid(), decoded.getReadVersion(), request.actor(),
-          trace == null ? null : trace.traceId());
+          trace == null ? null : trace.traceId(), newFragmentIds);
     }
   }
 

@@ -298,6 +298,14 @@ class PipelinedLaneTest {
     // a member resubmitted after the version landed hears the same answer, its fragment ids included
     CommitResult again = commit(waiting.get(1));
     assertThat(again).isEqualTo(answers.get(1).get());
+    // the commit events name each member's fragment ids too
+    events.await(1L, 2L, 3L);
+    assertThat(events.at(2).members()).singleElement()
+        .satisfies(m -> assertThat(m.newFragmentIds()).containsExactly(1L));
+    assertThat(events.at(3).members()).extracting(CommitEvent.Member::newFragmentIds)
+        .containsExactly(List.of(2L), List.of(3L), List.of(4L));
+    assertThat(events.at(1).members()).singleElement()
+        .satisfies(m -> assertThat(m.newFragmentIds()).as("the creating Overwrite's fragment").containsExactly(0L));
   }
 
   @Test

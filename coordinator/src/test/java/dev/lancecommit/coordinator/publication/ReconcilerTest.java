@@ -97,6 +97,11 @@ class ReconcilerTest {
     assertThat(recovered.rowsRemoved()).isZero();
     assertThat(recovered.manifestPath()).isEqualTo(answered.manifestPath());
     assertThat(recovered.tableId()).isEqualTo(table.id());
+    assertThat(recovered.members()).singleElement().satisfies(m -> {
+      assertThat(m.transactionUuid()).isEqualTo(lost.getUuid());
+      assertThat(m.newFragmentIds()).as("read from the version's manifest, as the answer said")
+          .isEqualTo(answered.newFragmentIds()).hasSize(1);
+    });
     // the lane writes the transaction as the writer sent it, so a rebuilt event cannot name the caller
     assertThat(recovered.actor()).isEqualTo(CommitEvent.ANONYMOUS);
     assertThat(harness.progressOnKafka(config)).containsEntry(table.tableUuid(), 3L);

@@ -72,8 +72,12 @@ public record CommitEvent(
    * @param readVersion the read version the writer built it on
    * @param actor who sent it, {@link #ANONYMOUS} when unknown
    * @param traceId the trace id (32 hex digits) of its commit request, may be {@code null}
+   * @param newFragmentIds the ids the version gave the fragments this transaction added, in the transaction's order
+   *     (what its CommitTable answer says); empty when it added none or they are not known (an event rebuilt from
+   *     storage for a group)
    */
-  public record Member(String transactionUuid, long readVersion, String actor, String traceId) {
+  public record Member(String transactionUuid, long readVersion, String actor, String traceId,
+      List<Long> newFragmentIds) {
     public Member {
       requireText(transactionUuid, "member transactionUuid");
       requireNonNegative(readVersion, "member readVersion");
@@ -81,6 +85,17 @@ public record CommitEvent(
       if (traceId != null && traceId.isBlank()) {
         throw new IllegalArgumentException("member traceId must be null or non-blank");
       }
+      newFragmentIds = newFragmentIds == null ? List.of() : List.copyOf(newFragmentIds);
+      for (long id : newFragmentIds) {
+        if (id < 0) {
+          throw new IllegalArgumentException("member newFragmentIds must be non-negative: " + newFragmentIds);
+        }
+      }
+    }
+
+    /** A member whose new fragment ids are not known. */
+    public Member(String transactionUuid, long readVersion, String actor, String traceId) {
+      this(transactionUuid, readVersion, actor, traceId, List.of());
     }
   }
 

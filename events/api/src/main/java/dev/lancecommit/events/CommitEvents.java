@@ -33,14 +33,17 @@ import java.util.Objects;
  * #DATA_CONTENT_TYPE}, extensions {@value #EXT_TABLE_ID}, {@value #EXT_NAMESPACE} (omitted for a root-level table),
  * {@value #EXT_ACTOR}, and the CloudEvents distributed-tracing extension ({@code traceparent}, {@code tracestate};
  * omitted when the event has no trace context), dataschema {@value #DATA_SCHEMA}. The {@code data} object is described
- * by {@code schemas/table-committed-v2.json} on the classpath ({@link #DATA_SCHEMA_RESOURCE}); it is the authoritative
+ * by {@code schemas/table-committed-v3.json} on the classpath ({@link #DATA_SCHEMA_RESOURCE}); it is the authoritative
  * content when reading back.
  *
  * <p>Schema versions only add fields. Version 2 adds {@code branch} (written for versions of a Lance branch, left out
  * for the main branch), {@code batch_id} (written for the versions of an atomic multi-table batch), {@code members} (the writers' transactions a version commits: uuid, read version, actor, trace
  * id) and {@code group_size}; every field of version 1 keeps its meaning, so a consumer of version 1 reads version 2
  * events unchanged (for a group commit, {@code transaction_uuid} is the group's own uuid and {@code actor} names its
- * members' actors). Events of version 1 are read as main-branch versions without a member list.
+ * members' actors). Version 3 adds {@code new_fragment_ids} to a member (the ids the version gave the fragments that
+ * member's transaction added, as its CommitTable answer says), written when the member added fragments and they are
+ * known; an event without them is a valid version 2 event. Events of version 1 are read as main-branch versions
+ * without a member list, events of version 2 as members without fragment ids.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -50,12 +53,14 @@ public final class CommitEvents {
   public static final String DATA_CONTENT_TYPE = "application/json";
   /** Content type of a structured-mode JSON CloudEvent (the Kafka {@code content-type} header value). */
   public static final String STRUCTURED_CONTENT_TYPE = JsonFormat.CONTENT_TYPE + "; charset=UTF-8";
-  /** Classpath resource of the JSON Schema of the {@code data} object (the current version, 2). */
-  public static final String DATA_SCHEMA_RESOURCE = "/schemas/table-committed-v2.json";
+  /** Classpath resource of the JSON Schema of the {@code data} object (the current version, 3). */
+  public static final String DATA_SCHEMA_RESOURCE = "/schemas/table-committed-v3.json";
+  /** Classpath resource of version 2 of the schema, kept for consumers that validate against it. */
+  public static final String DATA_SCHEMA_V2_RESOURCE = "/schemas/table-committed-v2.json";
   /** Classpath resource of version 1 of the schema, kept for consumers that validate against it. */
   public static final String DATA_SCHEMA_V1_RESOURCE = "/schemas/table-committed-v1.json";
   /** The {@code dataschema} attribute of every commit event: the {@code $id} of the current schema. */
-  public static final String DATA_SCHEMA = "urn:lancecommit:schema:table-committed:v2";
+  public static final String DATA_SCHEMA = "urn:lancecommit:schema:table-committed:v3";
 
   public static final String EXT_TABLE_ID = "tableid";
   public static final String EXT_NAMESPACE = "namespace";
@@ -166,6 +171,10 @@ public final class CommitEvents {
         m.put("actor", member.actor());
         if (member.traceId() != null) {
           m.put("trace_id", member.traceId());
+        }
+        if (!member.newFragmentIds().isEmpty()) {
+          ArrayNode ids = m.putArray("new_fragment_ids");
+          member.newFragmentIds().forEach(ids::add);
         }
       }
       data.put("group_size", event.members().size());
@@ -310,11 +319,29 @@ public final class CommitEvents {
       }
       out.add(new CommitEvent.Member(text(member, "transaction_uuid"), longValue(member, "read_version"),
           actor == null || actor.isNull() ? null : actor.asText(),
-          trace == null || trace.isNull() ? null : trace.asText()));
+          trace == null || trace.isNull() ? null : trace.asText(), newFragmentIds(member)));
     }
     JsonNode size = data.get("group_size");
     if (size != null && (!size.isIntegralNumber() || size.longValue() != out.size())) {
       throw new InvalidCommitEventException("group_size " + size + " does not match the " + out.size() + " members");
+    }
+    return out;
+  }
+
+  private static List<Long> newFragmentIds(JsonNode member) {
+    JsonNode ids = member.get("new_fragment_ids");
+    if (ids == null || ids.isNull()) {
+      return List.of();
+    }
+    if (!ids.isArray()) {
+      throw new InvalidCommitEventException("members[].new_fragment_ids must be an array");
+    }
+    List<Long> out = new ArrayList<>(ids.size());
+    for (JsonNode id : ids) {
+      if (!id.isIntegralNumber() || !id.canConvertToLong() || id.longValue() < 0) {
+        throw new InvalidCommitEventException("members[].new_fragment_ids must hold non-negative integers: " + ids);
+      }
+      out.add(id.longValue());
     }
     return out;
   }

@@ -11,10 +11,11 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 
-/** The published JSON Schemas of the commit event data object (current and version 1), from the main classpath. */
+/** The published JSON Schemas of the commit event data object (current, versions 1 and 2), from the main classpath. */
 final class CommitEventSchema {
   private static final JsonSchema SCHEMA = load(CommitEvents.DATA_SCHEMA_RESOURCE);
   private static final JsonSchema VERSION_1 = load(CommitEvents.DATA_SCHEMA_V1_RESOURCE);
+  private static final JsonSchema VERSION_2 = load(CommitEvents.DATA_SCHEMA_V2_RESOURCE);
 
   private CommitEventSchema() {}
 
@@ -26,6 +27,11 @@ final class CommitEventSchema {
   /** Validation errors of {@code data} against version 1 of the schema (what older consumers validate). */
   static List<String> errorsAgainstVersion1(JsonNode data) {
     return VERSION_1.validate(data).stream().map(ValidationMessage::getMessage).sorted().toList();
+  }
+
+  /** Validation errors of {@code data} against version 2 of the schema. */
+  static List<String> errorsAgainstVersion2(JsonNode data) {
+    return VERSION_2.validate(data).stream().map(ValidationMessage::getMessage).sorted().toList();
   }
 
   private static JsonSchema load(String resource) {

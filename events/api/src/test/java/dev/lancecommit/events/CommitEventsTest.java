@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.SpecVersion;
@@ -179,6 +180,41 @@ class CommitEventsTest {
     assertThat(CommitEvents.fromData(asV1, null).members()).isEmpty();
     assertThat(CommitEvents.fromData(asV1, null).groupSize()).isEqualTo(1);
     assertThat(CommitEventSchema.errors(asV1)).as("a version 1 event is a valid version 2 event").isEmpty();
+  }
+
+  @Test
+  void version3AddsEachMembersNewFragmentIdsAndNothingElse() throws Exception {
+    CommitEvent group = nested.toBuilder()
+        .actor("alice, bob")
+        .members(List.of(
+            new CommitEvent.Member("11111111-1111-4111-8111-111111111111", 40, "alice", null, List.of(7L, 8L)),
+            new CommitEvent.Member("22222222-2222-4222-8222-222222222222", 41, "bob", null)))
+        .build();
+    ObjectNode data = CommitEvents.toData(group);
+    assertThat(data.get("members").get(0).get("new_fragment_ids").toString()).isEqualTo("[7,8]");
+    assertThat(data.get("members").get(1).has("new_fragment_ids")).as("none known: left out").isFalse();
+    assertThat(CommitEventSchema.errors(data)).isEmpty();
+    assertThat(CommitEvents.fromStructuredJson(CommitEvents.defaults().toStructuredJson(group))).isEqualTo(group);
+    assertThat(CommitEvents.defaults().toCloudEvent(group).getDataSchema())
+        .isEqualTo(URI.create("urn:lancecommit:schema:table-committed:v3"));
+    // version 2 forbids unknown member fields: the new field is what makes it version 3, and without it the data
+    // is valid version 2, which is also how an older coordinator's event reads (members without ids)
+    assertThat(CommitEventSchema.errorsAgainstVersion2(data)).isNotEmpty();
+    ObjectNode asV2 = data.deepCopy();
+    ((ObjectNode) asV2.get("members").get(0)).remove("new_fragment_ids");
+    assertThat(CommitEventSchema.errorsAgainstVersion2(asV2)).isEmpty();
+    assertThat(CommitEvents.fromData(asV2, null).members().get(0).newFragmentIds()).isEmpty();
+    // malformed ids are refused by the schema and by the reader
+    ObjectNode negative = data.deepCopy();
+    ((ArrayNode) negative.get("members").get(0).get("new_fragment_ids")).add(-1);
+    assertThat(CommitEventSchema.errors(negative)).isNotEmpty();
+    assertThatThrownBy(() -> CommitEvents.fromData(negative, null)).isInstanceOf(InvalidCommitEventException.class)
+        .hasMessageContaining("new_fragment_ids");
+    ObjectNode text = data.deepCopy();
+    ((ObjectNode) text.get("members").get(0)).put("new_fragment_ids", "7,8");
+    assertThat(CommitEventSchema.errors(text)).isNotEmpty();
+    assertThatThrownBy(() -> CommitEvents.fromData(text, null)).isInstanceOf(InvalidCommitEventException.class)
+        .hasMessageContaining("new_fragment_ids");
   }
 
   @Test
