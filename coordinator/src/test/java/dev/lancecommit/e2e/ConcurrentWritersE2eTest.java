@@ -37,7 +37,8 @@ class ConcurrentWritersE2eTest {
   private static final int MAX_ATTEMPTS = 50;
 
   /** One acknowledged commit. */
-  private record Ack(int writer, long version, String transactionUuid, List<Long> ids, int groupSize) {}
+  private record Ack(int writer, long version, String transactionUuid, List<Long> ids, int groupSize,
+      List<Long> newFragmentIds) {}
 
   @Test
   void sixteenWritersEveryCommitLandsOnceInOrder(E2eServices services) throws Exception {
@@ -59,8 +60,10 @@ class ConcurrentWritersE2eTest {
               long firstId = ((long) writer * COMMITS_PER_WRITER + k) * ROWS_PER_COMMIT;
               Transaction txn = table.appendTransaction(seen, firstId, ROWS_PER_COMMIT);
               CommitApi.Response r = commitWithRetries(table, txn, retries);
+              List<Long> fragmentIds = new ArrayList<>();
+              r.body().get("new_fragment_ids").forEach(id -> fragmentIds.add(id.asLong()));
               acks.add(new Ack(writer, r.version(), r.transactionUuid(), range(firstId, firstId + ROWS_PER_COMMIT),
-                  r.body().get("group_size").asInt()));
+                  r.body().get("group_size").asInt(), fragmentIds));
               seen = r.version();
             }
             return null;
@@ -112,7 +115,14 @@ class ConcurrentWritersE2eTest {
           }
           assertThat(event.operation()).isEqualTo("Append");
           assertThat(event.rowsAdded()).isEqualTo((long) ROWS_PER_COMMIT * members.size());
+          // each member names the fragment id its writer was answered with, one new fragment per append
+          Map<String, List<Long>> answered = members.stream()
+              .collect(Collectors.toMap(Ack::transactionUuid, Ack::newFragmentIds));
+          assertThat(event.members()).allSatisfy(m -> assertThat(m.newFragmentIds()).hasSize(1)
+              .isEqualTo(answered.get(m.transactionUuid())));
         }
+        assertThat(acks.stream().flatMap(a -> a.newFragmentIds().stream()))
+            .as("every append got a fragment id of its own").doesNotHaveDuplicates().hasSize(total);
       }
     }
   }
