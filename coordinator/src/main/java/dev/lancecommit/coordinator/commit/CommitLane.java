@@ -936,12 +936,12 @@ final class CommitLane {
         NewFragmentIds.in(ready.next().state().manifest(), ready.next().transaction()).of(txn));
   }
 
-  CommitEvent event(Built.Ready ready, TableRef table, String actor) {
+  /** The event of {@code ready}, written, whose writer was answered {@code result}. */
+  CommitEvent event(Built.Ready ready, TableRef table, String actor, CommitResult result) {
     Transaction txn = ready.transaction();
     return CommitEventFactory.committed(table, ready.base().latest(), ready.next().state(), ready.next().transaction(),
         ready.kind(), ops.manifestUri(ready.version(), ready.next().scheme()),
-        List.of(new CommitEvent.Member(txn.getUuid(), txn.getReadVersion(), actor, null,
-            NewFragmentIds.in(ready.next().state().manifest(), ready.next().transaction()).of(txn))),
+        List.of(new CommitEvent.Member(txn.getUuid(), txn.getReadVersion(), actor, null, result.newFragmentIds())),
         null, clock.instant());
   }
 
@@ -953,13 +953,9 @@ final class CommitLane {
     TableState previous = version - 1 < Math.max(1, current.firstVersion()) ? null
         : ops.readManifest(version - 1, scheme).map(ManifestFile::tableState).orElse(null);
     Transaction recorded = ops.transactionOf(landed);
-    List<String> uuids = GroupMembers.of(recorded);
-    List<CommitEvent.Member> members = uuids.isEmpty()
-        ? List.of(new CommitEvent.Member(recorded.getUuid(), recorded.getReadVersion(), actor, null,
-            NewFragmentIds.in(landed.manifest(), recorded).of(recorded)))
-        : uuids.stream().map(uuid -> new CommitEvent.Member(uuid, recorded.getReadVersion(), null, null)).toList();
     return CommitEventFactory.committed(table, previous, landed.tableState(), recorded, kind,
-        ops.manifestUri(version, scheme), members, null, clock.instant());
+        ops.manifestUri(version, scheme), VersionEvents.members(recorded, landed.manifest(), actor), null,
+        clock.instant());
   }
 
   /**

@@ -56,8 +56,9 @@ final class LaneHold implements HeldLane {
           "Version " + ready.version() + " of " + table.joinedId() + " was taken by a writer that bypassed the "
               + "coordinator while the table's lane was held");
     }
-    kept.add(lane.event(ready, table, checked.actor()).toBuilder().batchId(batchId).build());
-    return lane.result(ready);
+    CommitResult result = lane.result(ready);
+    kept.add(lane.event(ready, table, checked.actor(), result).toBuilder().batchId(batchId).build());
+    return result;
   }
 
   @Override

@@ -77,16 +77,17 @@ public final class VersionEvents {
    * The members of a version as far as storage tells them (an event rebuilt from storage, not the commit path): the
    * members a group commit recorded, or the transaction itself. Their actors and trace ids are not recorded (a
    * group's actors are, together, in {@link #ACTOR_PROPERTY}); a group member's read version is the group's. A
-   * transaction of its own carries the ids {@code manifest} (its version's) gave the fragments it added; a group's
-   * members carry none, since the group's recorded transaction does not say which fragments were whose.
+   * transaction of its own carries {@code actor} (null when not known) and the ids {@code manifest} (its version's)
+   * gave the fragments it added; a group's members carry neither, since the group's recorded transaction does not say
+   * which fragments were whose.
    */
-  public static List<CommitEvent.Member> members(Transaction recorded, Manifest manifest) {
+  public static List<CommitEvent.Member> members(Transaction recorded, Manifest manifest, String actor) {
     if (recorded.getUuid().isEmpty()) {
       return List.of();
     }
     List<String> group = GroupMembers.of(recorded);
     if (group.isEmpty()) {
-      return List.of(new CommitEvent.Member(recorded.getUuid(), recorded.getReadVersion(), null, null,
+      return List.of(new CommitEvent.Member(recorded.getUuid(), recorded.getReadVersion(), actor, null,
           NewFragmentIds.in(manifest, recorded).of(recorded)));
     }
     return group.stream().map(uuid -> new CommitEvent.Member(uuid, recorded.getReadVersion(), null, null)).toList();

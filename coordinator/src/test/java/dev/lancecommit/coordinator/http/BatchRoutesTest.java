@@ -124,6 +124,14 @@ class BatchRoutesTest extends LaneServerFixture {
     org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
         assertThat(events).extracting(CommitEvent::version).containsExactly(2L, 2L));
     assertThat(events).allSatisfy(e -> assertThat(e.batchId()).isEqualTo(batchId));
+    // each member's event names the id its appended fragment got, the newest fragment stock Lance reads
+    for (CommitEvent event : events) {
+      try (org.lance.Dataset ds = tables.get(event.tableName()).open(2)) {
+        long newest = ds.getFragments().stream().mapToLong(org.lance.Fragment::getId).max().orElseThrow();
+        assertThat(event.members()).singleElement()
+            .satisfies(m -> assertThat(m.newFragmentIds()).containsExactly(newest));
+      }
+    }
     // each member's transaction names the batch, so an event rebuilt from storage names it too
     for (String name : List.of("a", "b")) {
       try (org.lance.Dataset ds = tables.get(name).open(2)) {
