@@ -76,7 +76,10 @@ public final class ClaimableTask<T> {
     return false;
   }
 
-  /** Runs {@code action} with the result once the work has succeeded (at once if it has). */
+  /**
+   * Runs {@code action} with the result once the work has succeeded: at once on this thread if it has, else on the
+   * thread that finishes the work, which may be after callers waiting in {@link #runOrAwait} were answered.
+   */
   public void whenSucceeded(Consumer<? super T> action) {
     result.whenComplete((value, failure) -> {
       if (failure == null) {
