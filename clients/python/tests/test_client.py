@@ -27,6 +27,7 @@ from lance_commit import (
     _protos,
     transactions,
 )
+from lance_commit.errors import error_for
 from lance_files import manifest
 from test_transactions import RICH_SCHEMA
 
@@ -147,6 +148,25 @@ def test_other_retryable_conflicts_name_the_version_and_can_be_rebuilt(client, n
     result = client.commit_rebuilding(table_id, 1, rebuild)
     assert calls == [1, 2] and result.version == 3
     assert ids(table.location) == list(range(5, 10))
+
+
+def test_a_conflicts_own_members_win_over_its_text():
+    body = {
+        "error": "Retryable commit conflict",
+        "code": 14,
+        "detail": "conflicting version 3, operation Append",
+        "conflicting_version": 41,
+        "conflicting_operation": "Rewrite",
+    }
+    conflict = error_for("CommitTable t", 409, body)
+    assert isinstance(conflict, RetryableConflictError)
+    assert (conflict.conflicting_version, conflict.conflicting_operation) == (41, "Rewrite")
+    # members of the wrong type are ignored, and the text (an older coordinator's only record) is read instead
+    older = {"error": "Incompatible commit conflict with version 5 (Delete)", "code": 19,
+             "conflicting_version": True, "conflicting_operation": 7}
+    refused = error_for("CommitTable t", 409, older)
+    assert isinstance(refused, IncompatibleConflictError)
+    assert (refused.conflicting_version, refused.conflicting_operation) == (5, "Delete")
 
 
 def test_incompatible_conflicts_and_refusals_are_definite(client, namespace):

@@ -8,7 +8,7 @@ resubmitting the same request settles it).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Dict, Optional, Type
+from typing import TYPE_CHECKING, Dict, Optional, Tuple, Type
 
 if TYPE_CHECKING:
     from .client import CommitRequest
@@ -152,9 +152,22 @@ _BY_CODE: Dict[int, Type[RequestFailedError]] = {
     17: ServiceUnavailableError,
 }
 
+# An older coordinator names the conflict only in its text:
 # "Retryable commit conflict with version 7 (Delete)" (error) / "conflicting version 7, operation Delete" (detail)
 _CONFLICT = re.compile(r"with version (\d+) \(([^)]*)\)")
 _CONFLICT_DETAIL = re.compile(r"conflicting version (\d+), operation (\w+)")
+
+
+def _conflict_of(body: Dict[str, object], error: str, detail: str) -> Tuple[Optional[int], Optional[str]]:
+    """The conflicting version and operation: the body's own members, else (an older coordinator) its text."""
+    version = body.get("conflicting_version")
+    operation = body.get("conflicting_operation")
+    match = _CONFLICT.search(error) or _CONFLICT_DETAIL.search(detail)
+    if not (isinstance(version, int) and not isinstance(version, bool)):
+        version = int(match.group(1)) if match else None
+    if not (isinstance(operation, str) and operation):
+        operation = match.group(2) if match else None
+    return version, operation
 
 
 def error_for(call: str, status: int, body: Dict[str, object]) -> RequestFailedError:
@@ -166,9 +179,7 @@ def error_for(call: str, status: int, body: Dict[str, object]) -> RequestFailedE
     what = error or detail
     message = f"{call} failed: HTTP {status}" + (f" (code {code})" if code >= 0 else "") + (f": {what}" if what else "")
     if code in (14, 19):
-        match = _CONFLICT.search(error) or _CONFLICT_DETAIL.search(detail)
-        version = int(match.group(1)) if match else None
-        operation = match.group(2) if match else None
+        version, operation = _conflict_of(body, error, detail)
         cls = RetryableConflictError if code == 14 else IncompatibleConflictError
         return cls(message, status, code, detail, version, operation)
     if code == 0 and status == 400:

@@ -10,15 +10,23 @@ import java.util.regex.Pattern;
 /** Turns a refusal ({@code {"error", "code", "detail", "instance"}}) into the exception of its code. */
 final class ErrorResponses {
   private static final ObjectMapper JSON = new ObjectMapper();
-  /** "Retryable commit conflict with version 7 (Delete)", the coordinator's {@code error} of a 409. */
+  /** "Retryable commit conflict with version 7 (Delete)", an older coordinator's {@code error} of a 409. */
   private static final Pattern CONFLICT = Pattern.compile("with version (\\d+) \\(([^)]*)\\)");
   /** "...; conflicting version 7, operation Delete, ...", its {@code detail}. */
   private static final Pattern CONFLICT_DETAIL = Pattern.compile("conflicting version (\\d+), operation (\\w+)");
 
   private ErrorResponses() {}
 
-  /** A parsed error body; fields are empty / -1 when the body was not the spec's error model. */
-  record ErrorBody(String error, int code, String detail) {
+  /**
+   * A parsed error body; fields are empty / -1 when the body was not the spec's error model. A conflict's
+   * {@code conflicting_version} and {@code conflicting_operation} are -1 / "" when the body has none (a coordinator
+   * older than those members names them only in its text).
+   */
+  record ErrorBody(String error, int code, String detail, long conflictingVersion, String conflictingOperation) {
+    ErrorBody(String error, int code, String detail) {
+      this(error, code, detail, -1, "");
+    }
+
     static ErrorBody parse(String body) {
       if (body == null || body.isBlank()) {
         return new ErrorBody("", -1, "");
@@ -26,8 +34,11 @@ final class ErrorResponses {
       try {
         JsonNode node = JSON.readTree(body);
         if (node != null && node.isObject()) {
+          JsonNode version = node.path("conflicting_version");
+          JsonNode operation = node.path("conflicting_operation");
           return new ErrorBody(node.path("error").asText(""), node.path("code").asInt(-1),
-              node.path("detail").asText(""));
+              node.path("detail").asText(""), version.canConvertToLong() ? version.asLong() : -1,
+              operation.isTextual() ? operation.asText() : "");
         }
       } catch (IOException e) {
         // not JSON: keep the raw text as the detail
@@ -72,11 +83,17 @@ final class ErrorResponses {
   }
 
   private static OptionalLong version(ErrorBody body) {
+    if (body.conflictingVersion() >= 0) {
+      return OptionalLong.of(body.conflictingVersion());
+    }
     Matcher m = conflict(body);
     return m == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(m.group(1)));
   }
 
   private static String operation(ErrorBody body) {
+    if (!body.conflictingOperation().isEmpty()) {
+      return body.conflictingOperation();
+    }
     Matcher m = conflict(body);
     return m == null ? "" : m.group(2);
   }

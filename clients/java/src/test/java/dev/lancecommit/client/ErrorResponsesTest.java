@@ -48,6 +48,25 @@ class ErrorResponsesTest {
   }
 
   @Test
+  void aConflictsOwnMembersWinOverItsText() {
+    String body = "{\"error\":\"Retryable commit conflict\",\"code\":14,\"detail\":\"conflicting version 3,"
+        + " operation Append\",\"instance\":\"x\",\"conflicting_version\":41,"
+        + "\"conflicting_operation\":\"Rewrite\",\"conflict_rule\":\"r\"}";
+    RequestFailedException e = ErrorResponses.failure("CommitTable t", 409, ErrorBody.parse(body));
+    assertThat(e).isInstanceOfSatisfying(RetryableConflictException.class, conflict -> {
+      assertThat(conflict.conflictingVersion()).hasValue(41);
+      assertThat(conflict.conflictingOperation()).isEqualTo("Rewrite");
+    });
+    String wrongTypes = "{\"error\":\"Incompatible commit conflict with version 5 (Delete)\",\"code\":19,"
+        + "\"conflicting_version\":\"soon\",\"conflicting_operation\":7}";
+    assertThat(ErrorResponses.failure("CommitTable t", 409, ErrorBody.parse(wrongTypes)))
+        .isInstanceOfSatisfying(IncompatibleConflictException.class, conflict -> {
+          assertThat(conflict.conflictingVersion()).hasValue(5);
+          assertThat(conflict.conflictingOperation()).isEqualTo("Delete");
+        });
+  }
+
+  @Test
   void aBodyThatIsNotTheErrorModelIsKeptAsTheDetail() {
     RequestFailedException e = ErrorResponses.failure("DescribeTable t", 502, ErrorBody.parse("<html>bad gateway"));
     assertThat(e).isExactlyInstanceOf(ServiceUnavailableException.class);

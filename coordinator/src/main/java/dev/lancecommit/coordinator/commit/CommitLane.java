@@ -465,7 +465,8 @@ final class CommitLane {
     joined.forEach(m -> m.observation.phase(CommitPhase.BUILD));
     GroupBuilder.Built built;
     try {
-      built = group.build(UUID.randomUUID().toString(), groupProperties(joined));
+      // a lone transaction is recorded as its writer sent it: it takes no properties
+      built = group.build(UUID.randomUUID().toString(), joined.size() > 1 ? groupProperties(joined) : Map.of());
     } catch (RuntimeException e) {
       if (joined.size() == 1) {
         answer(joined.get(0), e);
@@ -562,10 +563,21 @@ final class CommitLane {
     ops.discardTransaction(recorded);
   }
 
-  /** Properties the recorded transaction of a group carries besides its members: who committed. */
+  /**
+   * Properties the recorded transaction of a group carries besides its members' uuids: who committed, and each
+   * member's details, so that an event rebuilt from storage names the members as the live one does.
+   */
   private static Map<String, String> groupProperties(List<Member> members) {
-    String actors = members.stream().map(m -> m.describe().actor()).distinct().collect(Collectors.joining(", "));
-    return Map.of(VersionEvents.ACTOR_PROPERTY, actors);
+    List<CommitEvent.Member> described = members.stream().map(Member::describe).toList();
+    String actors = described.stream().map(CommitEvent.Member::actor).distinct().collect(Collectors.joining(", "));
+    List<GroupMemberDetails.Detail> details = new ArrayList<>(members.size());
+    for (int i = 0; i < members.size(); i++) {
+      CommitEvent.Member member = described.get(i);
+      details.add(new GroupMemberDetails.Detail(member.actor(), member.traceId(), member.readVersion(),
+          NewFragmentIds.added(members.get(i).transaction()).size()));
+    }
+    return Map.of(VersionEvents.ACTOR_PROPERTY, actors,
+        GroupMemberDetails.PROPERTY, GroupMemberDetails.encode(details));
   }
 
   private GroupBuilder.History history(TableSnapshot base) {
@@ -797,8 +809,8 @@ final class CommitLane {
           : ops.readManifest(version - 1, scheme).map(ManifestFile::tableState).orElse(null);
       Transaction recorded = ops.transactionOf(landed);
       List<CommitEvent.Member> members = GroupMembers.of(recorded).isEmpty() ? List.of(described)
-          : GroupMembers.of(recorded).stream().map(uuid -> uuid.equals(described.transactionUuid()) ? described
-              : new CommitEvent.Member(uuid, recorded.getReadVersion(), null, null)).toList();
+          : VersionEvents.members(recorded, landed.manifest(), null).stream()
+              .map(m -> m.transactionUuid().equals(described.transactionUuid()) ? described : m).toList();
       return CommitEventFactory.committed(ref, previous, landed.tableState(), recorded, kind, manifestUri, members,
           trace, clock.instant());
     }, version));

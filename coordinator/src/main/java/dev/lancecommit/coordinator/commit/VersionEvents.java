@@ -8,8 +8,10 @@ import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.group.GroupMembers;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -75,11 +77,11 @@ public final class VersionEvents {
 
   /**
    * The members of a version as far as storage tells them (an event rebuilt from storage, not the commit path): the
-   * members a group commit recorded, or the transaction itself. Their actors and trace ids are not recorded (a
-   * group's actors are, together, in {@link #ACTOR_PROPERTY}); a group member's read version is the group's. A
-   * transaction of its own carries {@code actor} (null when not known) and the ids {@code manifest} (its version's)
-   * gave the fragments it added; a group's members carry neither, since the group's recorded transaction does not say
-   * which fragments were whose.
+   * members a group commit recorded, or the transaction itself. A transaction of its own carries {@code actor} (null
+   * when not known) and the ids {@code manifest} (its version's) gave the fragments it added. A group's members carry
+   * what the group recorded of each ({@link GroupMemberDetails}: actor, trace id, read version, its share of the new
+   * fragments); a group recorded without those details (by an older coordinator) gives its members the group's read
+   * version and nothing more.
    */
   public static List<CommitEvent.Member> members(Transaction recorded, Manifest manifest, String actor) {
     if (recorded.getUuid().isEmpty()) {
@@ -90,7 +92,23 @@ public final class VersionEvents {
       return List.of(new CommitEvent.Member(recorded.getUuid(), recorded.getReadVersion(), actor, null,
           NewFragmentIds.in(manifest, recorded).of(recorded)));
     }
-    return group.stream().map(uuid -> new CommitEvent.Member(uuid, recorded.getReadVersion(), null, null)).toList();
+    Optional<List<GroupMemberDetails.Detail>> recordedDetails = GroupMemberDetails.of(recorded, group.size());
+    if (recordedDetails.isEmpty()) {
+      return group.stream().map(uuid -> new CommitEvent.Member(uuid, recorded.getReadVersion(), null, null)).toList();
+    }
+    List<GroupMemberDetails.Detail> details = recordedDetails.get();
+    List<Long> ids = NewFragmentIds.in(manifest, recorded).of(recorded);
+    boolean idsMatch = ids.size() == details.stream().mapToLong(GroupMemberDetails.Detail::newFragments).sum();
+    List<CommitEvent.Member> members = new ArrayList<>(group.size());
+    int from = 0;
+    for (int i = 0; i < group.size(); i++) {
+      GroupMemberDetails.Detail detail = details.get(i);
+      int to = from + detail.newFragments();
+      members.add(new CommitEvent.Member(group.get(i), detail.readVersion(), detail.actor(), detail.traceId(),
+          idsMatch ? ids.subList(from, to) : List.of()));
+      from = to;
+    }
+    return List.copyOf(members);
   }
 
   /** The batch {@code recorded} was committed in ({@link #BATCH_PROPERTY}), or null. */

@@ -22,6 +22,8 @@ import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import java.net.ConnectException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -198,8 +200,15 @@ public final class ClusterLanes implements TableLanes, AutoCloseable {
     if (answer.statusCode() == 503) {
       return new StoreUnavailableException(message + ": " + detail + " (at " + url + ")", null);
     }
+    Map<String, Object> fields = new LinkedHashMap<>();
+    error.forEach(member -> {
+      if (!ApiException.SPEC_MEMBERS.contains(member.getKey()) && member.getValue() != null
+          && !(member.getValue() instanceof JsonObject) && !(member.getValue() instanceof JsonArray)) {
+        fields.put(member.getKey(), member.getValue());
+      }
+    });
     return new ApiException(answer.statusCode(), error.getInteger("code", ErrorCode.INTERNAL.code()), message,
-        detail);
+        detail).withFields(fields);
   }
 
   private <T> T await(Future<T> future) {

@@ -38,6 +38,8 @@ import dev.lancecommit.format.UnsupportedFeatureException;
 import dev.lancecommit.rules.UnsupportedOperationTypeException;
 import dev.lancecommit.rules.conflict.CommitConflictException;
 import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
@@ -46,6 +48,15 @@ import org.slf4j.LoggerFactory;
 
 /** The one place that decides which HTTP status and spec error code an exception becomes (ARCHITECTURE.md). */
 public final class ErrorMapper {
+  /** Error body member of a commit conflict (409/14, 409/19): the version the transaction conflicts with. */
+  public static final String CONFLICTING_VERSION = "conflicting_version";
+  /** Error body member of a commit conflict: the operation of {@link #CONFLICTING_VERSION}, e.g. "Delete". */
+  public static final String CONFLICTING_OPERATION = "conflicting_operation";
+  /** Error body member of a commit conflict: the name of the conflict rule that decided it. */
+  public static final String CONFLICT_RULE = "conflict_rule";
+  /** Error body member of a failed atomic batch: the index of the member that failed it. */
+  public static final String BATCH_MEMBER = "batch_member";
+
   private static final Logger LOG = LoggerFactory.getLogger(ErrorMapper.class);
 
   private ErrorMapper() {}
@@ -87,7 +98,8 @@ public final class ErrorMapper {
       ApiException member = toApiException(e.getCause());
       String which = "Batch member " + e.index() + " (table " + String.join("$", e.tableId()) + ")";
       return new ApiException(member.httpStatus(), member.code(), which + ": " + member.error(),
-          which + " failed, so nothing of the batch was applied: " + member.detail());
+          which + " failed, so nothing of the batch was applied: " + member.detail())
+          .withFields(member.fields()).withFields(Map.of(BATCH_MEMBER, e.index()));
     }
     if (t instanceof BatchPendingException e) {
       LOG.warn("Batch {} pending: {}", e.batchId(), e.getMessage());
@@ -177,7 +189,11 @@ public final class ErrorMapper {
     return ApiException.internal(t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage()));
   }
 
-  /** The clients (Java ErrorResponses, Python errors.py) read the version and operation from {@code error}. */
+  /**
+   * A conflict's answer names the conflicting version and operation twice: in {@link #CONFLICTING_VERSION} and
+   * {@link #CONFLICTING_OPERATION}, which the clients (Java ErrorResponses, Python errors.py) read, and in the text of
+   * {@code error} and {@code detail}, which they fall back to for an older coordinator's answer.
+   */
   private static ApiException conflict(CommitConflictException e) {
     String kind = e.retryable() ? "Retryable" : "Incompatible";
     String error = kind + " commit conflict with version " + e.conflictingVersion() + " ("
@@ -185,8 +201,12 @@ public final class ErrorMapper {
     String detail = e.getMessage() + "; conflicting version " + e.conflictingVersion() + ", operation "
         + e.conflictingOperation() + ", rule " + e.rule()
         + (e.retryable() ? "; rebuild the transaction on the latest version and retry" : "; do not retry");
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put(CONFLICTING_VERSION, e.conflictingVersion());
+    fields.put(CONFLICTING_OPERATION, e.conflictingOperation());
+    fields.put(CONFLICT_RULE, e.rule());
     return new ApiException(409, e.retryable() ? ErrorCode.CONCURRENT_MODIFICATION : ErrorCode.INVALID_TABLE_STATE,
-        error, detail);
+        error, detail).withFields(fields);
   }
 
   static Throwable unwrap(Throwable failure) {
@@ -197,12 +217,14 @@ public final class ErrorMapper {
     return t;
   }
 
-  /** The spec's ErrorResponse body. */
+  /** The spec's ErrorResponse body, followed by the answer's own {@link ApiException#fields()}. */
   public static JsonObject body(ApiException e, String instance) {
-    return new JsonObject()
+    JsonObject body = new JsonObject()
         .put("error", e.error())
         .put("code", e.code())
         .put("detail", e.detail())
         .put("instance", instance);
+    e.fields().forEach(body::put);
+    return body;
   }
 }

@@ -348,7 +348,7 @@ public final class Reconciler implements AutoCloseable {
             manifestUri, clock.instant())
         .actor(actor)
         .governed(governed)
-        .members(txn.map(t -> VersionEvents.members(t, file.manifest(), null)).orElse(List.of()))
+        .members(txn.map(t -> VersionEvents.members(t, file.manifest(), governed ? actor : null)).orElse(List.of()))
         .batchId(governed ? txn.map(VersionEvents::batchOf).orElse(null) : null)
         .build();
   }

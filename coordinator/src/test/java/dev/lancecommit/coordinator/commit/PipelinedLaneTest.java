@@ -304,6 +304,10 @@ class PipelinedLaneTest {
         .satisfies(m -> assertThat(m.newFragmentIds()).containsExactly(1L));
     assertThat(events.at(3).members()).extracting(CommitEvent.Member::newFragmentIds)
         .containsExactly(List.of(2L), List.of(3L), List.of(4L));
+    // rebuilt from storage alone (the reconciler after a crash), the group's members read as the live event's
+    assertThat(VersionEvents.members(recorded, storage().readManifest(3, ManifestNaming.Scheme.V2).orElseThrow()
+        .manifest(), null)).isEqualTo(events.at(3).members()).extracting(CommitEvent.Member::actor)
+        .containsOnly("bob");
     assertThat(events.at(1).members()).singleElement()
         .satisfies(m -> assertThat(m.newFragmentIds()).as("the creating Overwrite's fragment").containsExactly(0L));
   }

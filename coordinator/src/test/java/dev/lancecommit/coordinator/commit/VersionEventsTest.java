@@ -6,9 +6,12 @@ import com.google.protobuf.Timestamp;
 import dev.lancecommit.coordinator.table.TableRef;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.DeletionFile;
 import dev.lancecommit.format.pb.Manifest;
+import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.rules.group.GroupMembers;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -64,6 +67,64 @@ class VersionEventsTest {
     assertThat(event.rowsAdded()).isEqualTo(15);
     assertThat(event.rowsRemoved()).isZero();
     assertThat(event.transactionUuid()).isNull();
+  }
+
+  @Test
+  void aGroupRebuiltFromStorageNamesEachMemberAsTheLiveCommitDid() {
+    // three members: the first added two fragments, the second none (a Delete would), the third one
+    List<GroupMemberDetails.Detail> details = List.of(
+        new GroupMemberDetails.Detail("alice", "4bf92f3577b34da6a3ce929d0e0e4736", 7, 2),
+        new GroupMemberDetails.Detail("bob", null, 5, 0),
+        new GroupMemberDetails.Detail(null, null, 8, 1));
+    Transaction recorded = group("u1,u2,u3", GroupMemberDetails.encode(details), "a.lance", "b.lance", "c.lance");
+    // the version gave the group's fragments ids 10, 11, 12 (the table's other fragments stay in front)
+    Manifest manifest = Manifest.newBuilder().setVersion(9).addFragments(withFile(3, "old.lance"))
+        .addFragments(withFile(10, "a.lance")).addFragments(withFile(11, "b.lance"))
+        .addFragments(withFile(12, "c.lance")).build();
+
+    assertThat(VersionEvents.members(recorded, manifest, "ignored for a group")).containsExactly(
+        new CommitEvent.Member("u1", 7, "alice", "4bf92f3577b34da6a3ce929d0e0e4736", List.of(10L, 11L)),
+        new CommitEvent.Member("u2", 5, "bob", null, List.of()),
+        new CommitEvent.Member("u3", 8, CommitEvent.ANONYMOUS, null, List.of(12L)));
+  }
+
+  @Test
+  void aGroupWithoutReadableDetailsNamesItsMembersWithTheGroupsReadVersionOnly() {
+    Manifest manifest = Manifest.newBuilder().setVersion(9).addFragments(withFile(10, "a.lance"))
+        .addFragments(withFile(11, "b.lance")).build();
+    String twoMembers = GroupMemberDetails.encode(List.of(new GroupMemberDetails.Detail("a", null, 7, 1),
+        new GroupMemberDetails.Detail("b", null, 7, 1)));
+    for (String details : new String[] {null, "not json", "{}", "[{\"read_version\": -1, \"new_fragments\": 1}]",
+        twoMembers.replace("\"a\"", "3"), GroupMemberDetails.encode(List.of(new GroupMemberDetails.Detail("a", null,
+            7, 2)))}) {
+      Transaction recorded = group("u1,u2", details, "a.lance", "b.lance");
+      assertThat(VersionEvents.members(recorded, manifest, null)).as("details %s", details).containsExactly(
+          new CommitEvent.Member("u1", 6, null, null), new CommitEvent.Member("u2", 6, null, null));
+    }
+    // the counts do not add up to the fragments found: the members keep their details, not a wrong share of ids
+    Transaction miscounted = group("u1,u2", GroupMemberDetails.encode(List.of(
+        new GroupMemberDetails.Detail("a", null, 7, 2), new GroupMemberDetails.Detail("b", null, 7, 1))),
+        "a.lance", "b.lance");
+    assertThat(VersionEvents.members(miscounted, manifest, null)).extracting(CommitEvent.Member::newFragmentIds)
+        .containsExactly(List.of(), List.of());
+  }
+
+  private static Transaction group(String uuids, String details, String... paths) {
+    Transaction.Append.Builder append = Transaction.Append.newBuilder();
+    for (String path : paths) {
+      append.addFragments(DataFragment.newBuilder().addFiles(DataFile.newBuilder().setPath(path)));
+    }
+    Transaction.Builder txn = Transaction.newBuilder().setUuid("group-uuid").setReadVersion(6).setAppend(append)
+        .putTransactionProperties(GroupMembers.PROPERTY, uuids);
+    if (details != null) {
+      txn.putTransactionProperties(GroupMemberDetails.PROPERTY, details);
+    }
+    return txn.build();
+  }
+
+  private static DataFragment withFile(long id, String path) {
+    return DataFragment.newBuilder().setId(id).setPhysicalRows(1).addFiles(DataFile.newBuilder().setPath(path))
+        .build();
   }
 
   private static TableState state(long version, DataFragment... fragments) {

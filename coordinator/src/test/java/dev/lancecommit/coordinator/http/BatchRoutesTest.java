@@ -177,6 +177,7 @@ class BatchRoutesTest extends LaneServerFixture {
     JsonObject error = post("/v1/table/version/batch-create", new JsonObject().put("entries", new JsonArray()
         .add(entry("a", 2, stagedA)).add(entry("b", 2, stagedB).put("version", 3)))).error(400, 13);
     assertThat(error.getString("error")).contains("Batch member 1").contains("ns$b");
+    assertThat(error.getInteger(ErrorMapper.BATCH_MEMBER)).isEqualTo(1);
     // member 1's transaction conflicts with a version committed since it was staged
     postBytes("/v1/table/ns$b/commit", TransactionFactory.overwrite(1, LanceProtos.schema(LanceTables.ROW_SCHEMA),
         LanceProtos.fragments(tables.get("b").writeRows(50, 1))).toByteArray()).ok();
@@ -185,6 +186,9 @@ class BatchRoutesTest extends LaneServerFixture {
         .add(entry("a", 2, stagedA)).add(entry("b", 3, stagedB3)))).json();
     assertThat(error.getInteger("code")).isIn(14, 19);
     assertThat(error.getString("detail")).contains("Batch member 1").contains("nothing of the batch was applied");
+    assertThat(error.getInteger(ErrorMapper.BATCH_MEMBER)).isEqualTo(1);
+    assertThat(error.getLong(ErrorMapper.CONFLICTING_VERSION)).as("the member's conflict, named as its own").isEqualTo(2);
+    assertThat(error.getString(ErrorMapper.CONFLICTING_OPERATION)).isEqualTo("Overwrite");
     // unknown table, same table twice, an operation kind batch-commit does not take
     post("/v1/table/version/batch-create", new JsonObject().put("entries", new JsonArray()
         .add(entry("a", 2, stagedA)).add(entry("b", 2, stagedB).put("id", List.of("ns", "ghost"))))).error(404, 4);

@@ -198,6 +198,21 @@ class CommitRouteTest extends RestServerFixture {
   }
 
   @Test
+  void conflictNamesVersionOperationAndRuleInMembersOfTheirOwn() {
+    commits.failWith(new CommitConflictException(true, 7, "Delete", "delete-vs-delete", "rows deleted twice"));
+    JsonObject retryable = postBytes(COMMIT, "application/x-protobuf", TXN).error(409, 14);
+    assertThat(retryable.getLong("conflicting_version")).isEqualTo(7L);
+    assertThat(retryable.getString("conflicting_operation")).isEqualTo("Delete");
+    assertThat(retryable.getString("conflict_rule")).isEqualTo("delete-vs-delete");
+    assertThat(retryable.getString("instance")).isEqualTo(COMMIT);
+
+    commits.failWith(new CommitStateUnknownException(6, "read-back failed", new IOException("x")));
+    assertThat(postBytes(COMMIT, "application/x-protobuf", TXN).error(503, 17).fieldNames())
+        .as("other errors keep the spec's four members").containsExactlyInAnyOrder("error", "code", "detail",
+            "instance");
+  }
+
+  @Test
   void stateUnknownDetailTellsTheClientToResubmit() {
     commits.failWith(new CommitStateUnknownException(6, "read-back failed", new IOException("x")));
     JsonObject error = postBytes(COMMIT, "application/x-protobuf", TXN).error(503, 17);

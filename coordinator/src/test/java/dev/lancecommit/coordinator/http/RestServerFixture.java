@@ -75,7 +75,10 @@ abstract class RestServerFixture {
       assertThat(status).as("status of %s", body).isEqualTo(expectedStatus);
       assertThat(headers.get("content-type")).startsWith("application/json");
       JsonObject error = json();
-      assertThat(error.fieldNames()).containsExactlyInAnyOrder("error", "code", "detail", "instance");
+      assertThat(error.fieldNames()).contains("error", "code", "detail", "instance")
+          .as("the spec's members and the documented extra ones only").isSubsetOf("error", "code", "detail",
+              "instance", ErrorMapper.CONFLICTING_VERSION, ErrorMapper.CONFLICTING_OPERATION, ErrorMapper.CONFLICT_RULE,
+              ErrorMapper.BATCH_MEMBER);
       assertThat(error.getInteger("code")).as("code of %s", body).isEqualTo(expectedCode);
       assertThat(error.getString("error")).isNotBlank();
       assertThat(error.getString("detail")).isNotBlank();
