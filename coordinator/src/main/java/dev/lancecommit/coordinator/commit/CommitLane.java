@@ -781,6 +781,9 @@ final class CommitLane {
       handOver(() -> CommitEventFactory.committed(ref, version.previous, next.state(), recorded, kind, manifestUri,
           described, trace, clock.instant()), next.version());
       moveVersionHint(next.version());
+      if (ops.owesTransactionFiles()) {
+        ops.writeOwedTransactionFiles();
+      }
     });
   }
 

@@ -31,6 +31,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -71,8 +72,16 @@ public final class TableOperations {
   private static final RetryPolicy AMBIGUOUS_WRITE_RETRY =
       RetryPolicy.exponential(Duration.ofMillis(100), Duration.ofSeconds(2));
 
+  /** Transaction files owed at most: past this many, the oldest is given up (its version keeps the inline copy). */
+  static final int MAX_OWED_TRANSACTION_FILES = 1024;
+
   private final StorageLocation location;
   private final Options options;
+  /**
+   * Versions that landed without their {@code .txn} file (written beside the manifest and once more, both failed),
+   * by version: {@link #writeOwedTransactionFiles} tries again, off the commit's path.
+   */
+  private final ConcurrentSkipListMap<Long, Transaction> owedTransactionFiles = new ConcurrentSkipListMap<>();
   /** Null until loaded, and again once a commit found the table moved on: the next {@link #current()} lists. */
   private volatile TableSnapshot state;
   private volatile boolean loadedBefore;
@@ -161,9 +170,10 @@ public final class TableOperations {
   /**
    * A group's {@code .txn} is written beside its manifest ({@link #stagedWithTransactionBeside}); a coordinator that
    * stopped between the two left that version with only the inline copy. The table's first load writes the file of
-   * its latest version from that copy when it is missing: only the latest can lack it, since a version is written
-   * only once the {@code .txn} of the one before is. Best effort, one request on a store whose requests are round
-   * trips (a local disk always writes the {@code .txn} first).
+   * its latest version from that copy when it is missing. Only the latest can lack it, with one exception: a version
+   * whose file failed twice while the coordinator ran ({@link #writeOwedTransactionFiles}, which the lane calls after
+   * each later commit; a coordinator that stopped before that left it to the copy inside the manifest). Best effort,
+   * one request on a store whose requests are round trips (a local disk always writes the {@code .txn} first).
    */
   private void restoreTransactionFile(ManifestFile file) {
     String name = file.manifest().getTransactionFile();
@@ -372,9 +382,50 @@ public final class TableOperations {
     }
     RuntimeException again = writeTransaction(next.transaction());
     if (again != null) {
-      LOG.error("Version {} of {} landed, but its transaction file {} could not be written; readers read the copy"
-          + " inside its manifest", next.version(), options.name(), TransactionFiles.path(next.transaction()), again);
+      LOG.warn("Version {} of {} landed, but its transaction file {} could not be written yet; readers read the copy"
+          + " inside its manifest, and the file is written again after the table's next commits",
+          next.version(), options.name(), TransactionFiles.path(next.transaction()), again);
+      owedTransactionFiles.put(next.version(), next.transaction());
+      while (owedTransactionFiles.size() > MAX_OWED_TRANSACTION_FILES) {
+        Map.Entry<Long, Transaction> oldest = owedTransactionFiles.pollFirstEntry();
+        if (oldest != null) {
+          LOG.error("Giving up the transaction file {} of version {} of {}: {} newer ones are owed; the version keeps"
+              + " the copy inside its manifest", TransactionFiles.path(oldest.getValue()), oldest.getKey(),
+              options.name(), MAX_OWED_TRANSACTION_FILES);
+        }
+      }
     }
+  }
+
+  /** True when a version that landed still lacks its transaction file ({@link #writeOwedTransactionFiles}). */
+  public boolean owesTransactionFiles() {
+    return !owedTransactionFiles.isEmpty();
+  }
+
+  /**
+   * Writes the transaction files of landed versions whose writes failed, oldest first, stopping at the first that
+   * fails again (the store is likely still failing; the next call tries again). Idempotent: a file already there with
+   * the same bytes counts as written. Blocking: call it off the commit's path.
+   *
+   * @return how many are still owed
+   */
+  public int writeOwedTransactionFiles() {
+    for (Map.Entry<Long, Transaction> owed : owedTransactionFiles.entrySet()) {
+      RuntimeException failure = writeTransaction(owed.getValue());
+      if (failure instanceof CommitConflictException) {
+        LOG.error("The transaction file {} of version {} of {} holds another transaction; leaving it as it is",
+            TransactionFiles.path(owed.getValue()), owed.getKey(), options.name(), failure);
+      } else if (failure != null) {
+        LOG.warn("The transaction file {} of version {} of {} still cannot be written: {}",
+            TransactionFiles.path(owed.getValue()), owed.getKey(), options.name(), failure.toString());
+        break;
+      } else {
+        LOG.info("Wrote the transaction file {} of version {} of {}, owed since its commit",
+            TransactionFiles.path(owed.getValue()), owed.getKey(), options.name());
+      }
+      owedTransactionFiles.remove(owed.getKey(), owed.getValue());
+    }
+    return owedTransactionFiles.size();
   }
 
   /** {@link #stage} without auxiliary files, then {@link #commit(StagedVersion)}, then the version hint. */

@@ -312,6 +312,48 @@ class PipelinedLaneTest {
         .satisfies(m -> assertThat(m.newFragmentIds()).as("the creating Overwrite's fragment").containsExactly(0L));
   }
 
+  /**
+   * On an object store a group whose {@code .txn} cannot be written beside its manifest, nor once more after it,
+   * lands with the copy inside its manifest; the lane owes the file, tries again after the version's answer and after
+   * each later commit of the table, off the commits' path.
+   */
+  @Test
+  void aGroupsTransactionFileThatFailedTwiceIsWrittenAfterTheTablesNextCommit() throws Exception {
+    service = newService(settings().withTransactionBesideManifest(true));
+    commit(transactions.create());
+    Hold v2 = holdManifest(2);
+    CompletableFuture<CommitResult> first = submit(transactions.append(1), "alice");
+    assertThat(v2.awaitHeld(WAIT)).isTrue();
+    executor.close();
+    List<CompletableFuture<CommitResult>> answers = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      answers.add(submit(transactions.append(1), "bob"));
+    }
+    // the store refuses the group's file for as long as the faults last: beside the manifest, once more after it,
+    // and every time the lane tries again after a commit
+    store.failNext(Call.PUT_IF_ABSENT, 1_000, When.BEFORE, key -> key.startsWith(table.key("_transactions/2-")),
+        FaultInjectingObjectStore.unavailable());
+    executor.open();
+    v2.release();
+    assertThat(first.get(20, TimeUnit.SECONDS).version()).isEqualTo(2);
+    for (CompletableFuture<CommitResult> answer : answers) {
+      assertThat(answer.get(20, TimeUnit.SECONDS).version()).as("the group landed").isEqualTo(3);
+      assertThat(answer.get().groupSize()).isEqualTo(3);
+    }
+    Transaction recorded = storage().transactionOf(storage().readManifest(3, ManifestNaming.Scheme.V2).orElseThrow());
+    String groupFile = TransactionFiles.fileName(recorded);
+    events.await(1L, 2L, 3L);
+    Thread.sleep(200); // the lane's after-commit work of versions 2 and 3 is done
+    store.clearFaults();
+    Thread.sleep(200);
+    assertThat(transactionFiles()).as("owed, not written while nothing commits").doesNotContain(groupFile);
+
+    assertThat(commit(transactions.append(3)).version()).isEqualTo(4);
+    await().atMost(WAIT).until(() -> transactionFiles().contains(groupFile));
+    assertThat(store.delegate().get(table.key("_transactions/" + groupFile))).hasValueSatisfying(bytes ->
+        assertThat(dev.lancecommit.format.TransactionFiles.decode(bytes)).isEqualTo(recorded));
+  }
+
   @Test
   void aVersionTakenUnderTheWriteIsRebuiltWithWhatWasPreparedOnTopOfIt() throws Exception {
     commit(transactions.create());

@@ -352,6 +352,30 @@ class TableOperationsTest {
         .hasValueSatisfying(bytes -> assertThat(TransactionFiles.decode(bytes)).isEqualTo(second));
   }
 
+  /** A transaction file that failed twice is owed, and written by the first call that finds the store working. */
+  @Test
+  void aTransactionFileThatFailedTwiceIsOwedUntilItIsWritten() {
+    TableSnapshot base = landed(ops.current(), transactions.create());
+    assertThat(ops.owesTransactionFiles()).isFalse();
+    Transaction append = transactions.append(1);
+    store.failNext(Call.PUT_IF_ABSENT, 2, When.BEFORE, key -> key.contains("/_transactions/"),
+        FaultInjectingObjectStore.unavailable());
+    assertThat(ops.commit(ops.stagedWithTransactionBeside(base, next(base, append), null, Runnable::run)))
+        .isInstanceOf(CommitOutcome.Landed.class);
+    assertThat(store.delegate().head(txnKey(append))).isEmpty();
+    assertThat(ops.owesTransactionFiles()).isTrue();
+
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.BEFORE, key -> key.contains("/_transactions/"),
+        FaultInjectingObjectStore.unavailable());
+    assertThat(ops.writeOwedTransactionFiles()).as("the store still fails: still owed").isEqualTo(1);
+    assertThat(store.delegate().head(txnKey(append))).isEmpty();
+
+    assertThat(ops.writeOwedTransactionFiles()).isZero();
+    assertThat(ops.owesTransactionFiles()).isFalse();
+    assertThat(store.delegate().get(txnKey(append)))
+        .hasValueSatisfying(bytes -> assertThat(TransactionFiles.decode(bytes)).isEqualTo(append));
+  }
+
   private String txnKey(Transaction txn) {
     return table.key(TransactionFiles.path(txn));
   }
