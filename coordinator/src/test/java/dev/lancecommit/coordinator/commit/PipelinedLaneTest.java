@@ -259,23 +259,14 @@ class PipelinedLaneTest {
   @Test
   void aGroupsTransactionFileIsWrittenBesideItsManifestAndEachMemberHearsItsFragmentIds() throws Exception {
     service = newService(settings().withTransactionBesideManifest(true));
-    commit(transactions.create());
-    Hold v2 = holdManifest(2);
-    CompletableFuture<CommitResult> first = submit(transactions.append(1), "alice");
-    assertThat(v2.awaitHeld(WAIT)).isTrue();
-    executor.close();
-    List<Transaction> waiting = new ArrayList<>();
-    List<CompletableFuture<CommitResult>> answers = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      Transaction txn = transactions.append(1);
-      waiting.add(txn);
-      answers.add(submit(txn, "bob"));
-    }
+    GroupBehindVersion2 behind = groupBehindVersion2(3);
+    List<Transaction> waiting = behind.waiting();
+    List<CompletableFuture<CommitResult>> answers = behind.answers();
     Hold groupTxn = store.holdNext(Call.PUT_IF_ABSENT, key -> key.startsWith(table.key("_transactions/2-")));
     Hold v3 = holdManifest(3);
     executor.open();
-    v2.release();
-    assertThat(first.get(20, TimeUnit.SECONDS).newFragmentIds()).containsExactly(1L);
+    behind.v2().release();
+    assertThat(behind.first().get(20, TimeUnit.SECONDS).newFragmentIds()).containsExactly(1L);
 
     assertThat(groupTxn.awaitHeld(WAIT)).isTrue();
     assertThat(v3.awaitHeld(WAIT)).as("the manifest's put starts while the .txn's is in flight").isTrue();
@@ -320,23 +311,15 @@ class PipelinedLaneTest {
   @Test
   void aGroupsTransactionFileThatFailedTwiceIsWrittenAfterTheTablesNextCommit() throws Exception {
     service = newService(settings().withTransactionBesideManifest(true));
-    commit(transactions.create());
-    Hold v2 = holdManifest(2);
-    CompletableFuture<CommitResult> first = submit(transactions.append(1), "alice");
-    assertThat(v2.awaitHeld(WAIT)).isTrue();
-    executor.close();
-    List<CompletableFuture<CommitResult>> answers = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
-      answers.add(submit(transactions.append(1), "bob"));
-    }
+    GroupBehindVersion2 behind = groupBehindVersion2(3);
     // the store refuses the group's file for as long as the faults last: beside the manifest, once more after it,
     // and every time the lane tries again after a commit
     store.failNext(Call.PUT_IF_ABSENT, 1_000, When.BEFORE, key -> key.startsWith(table.key("_transactions/2-")),
         FaultInjectingObjectStore.unavailable());
     executor.open();
-    v2.release();
-    assertThat(first.get(20, TimeUnit.SECONDS).version()).isEqualTo(2);
-    for (CompletableFuture<CommitResult> answer : answers) {
+    behind.v2().release();
+    assertThat(behind.first().get(20, TimeUnit.SECONDS).version()).isEqualTo(2);
+    for (CompletableFuture<CommitResult> answer : behind.answers()) {
       assertThat(answer.get(20, TimeUnit.SECONDS).version()).as("the group landed").isEqualTo(3);
       assertThat(answer.get().groupSize()).isEqualTo(3);
     }
@@ -688,6 +671,30 @@ class PipelinedLaneTest {
     return lanes.commit(ref, new CommitRequest(upsert.txn().toByteArray(), Optional.of(upsert.affectedRows()),
         true, actor));
   }
+
+  /**
+   * A created table whose version 2 (alice's append) is held in its manifest write, with {@code count} of bob's
+   * appends submitted behind it while the lane's gate is closed: opening the gate and releasing the hold commits them
+   * as one group at version 3.
+   */
+  private GroupBehindVersion2 groupBehindVersion2(int count) throws InterruptedException {
+    commit(transactions.create());
+    Hold v2 = holdManifest(2);
+    CompletableFuture<CommitResult> first = submit(transactions.append(1), "alice");
+    assertThat(v2.awaitHeld(WAIT)).isTrue();
+    executor.close();
+    List<Transaction> waiting = new ArrayList<>();
+    List<CompletableFuture<CommitResult>> answers = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      Transaction txn = transactions.append(1);
+      waiting.add(txn);
+      answers.add(submit(txn, "bob"));
+    }
+    return new GroupBehindVersion2(v2, first, waiting, answers);
+  }
+
+  private record GroupBehindVersion2(Hold v2, CompletableFuture<CommitResult> first, List<Transaction> waiting,
+      List<CompletableFuture<CommitResult>> answers) {}
 
   private CompletableFuture<CommitResult> submit(Transaction txn, String actor) {
     return service.commit(ref, request(txn, actor));
