@@ -55,13 +55,17 @@ final class BenchCoordinator implements AutoCloseable {
   private final String namespace;
   private final Metrics before;
   private final AutoCloseable stop;
+  /** A warm-up's other requests to the coordinator's own JVM ({@link ServiceTraffic}); null for other runs. */
+  private final ServiceTraffic traffic;
 
-  private BenchCoordinator(String restUrl, String namespace, Metrics before, AutoCloseable stop) {
+  private BenchCoordinator(String restUrl, String namespace, Metrics before, AutoCloseable stop,
+      ServiceTraffic traffic) {
     this.restUrl = restUrl;
     this.api = new CommitApi(restUrl);
     this.namespace = namespace;
     this.before = before;
     this.stop = stop;
+    this.traffic = traffic;
   }
 
   static BenchCoordinator start(Cell cell) {
@@ -76,11 +80,13 @@ final class BenchCoordinator implements AutoCloseable {
           OWN_JVMS.put(cell.store(), jvm);
         }
       }
-      return new BenchCoordinator(jvm.restUrl, cell.name(), Metrics.read(jvm.restUrl), () -> { });
+      Metrics before = Metrics.read(jvm.restUrl);
+      ServiceTraffic traffic = cell.warmup() ? ServiceTraffic.start(jvm.restUrl, cell.name() + "-service") : null;
+      return new BenchCoordinator(jvm.restUrl, cell.name(), before, () -> { }, traffic);
     }
     Coordinator coordinator = Coordinator.start(
         config(cell, cell.name() + "/coordinator", "lance.commits.bench." + cell.name()));
-    return new BenchCoordinator(coordinator.restUrl(), "bench", Metrics.NONE, coordinator::close);
+    return new BenchCoordinator(coordinator.restUrl(), "bench", Metrics.NONE, coordinator::close, null);
   }
 
   /** Stops the coordinator JVM serving {@code store}'s runs, if one was started. */
@@ -315,6 +321,9 @@ final class BenchCoordinator implements AutoCloseable {
 
   @Override
   public void close() {
+    if (traffic != null) {
+      traffic.close();
+    }
     logOwnMetrics();
     try {
       stop.close();

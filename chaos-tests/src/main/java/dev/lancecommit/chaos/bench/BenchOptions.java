@@ -51,7 +51,10 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
           + "the benchmark's own JVM it never settles, since that JVM runs the coordinator, Lance and the file writes "
           + "in turn (each run logs the JIT's share of the CPU; see --coordinator-own-jvm). At 64 writers after a 40 s "
           + "warm-up the coordinator's compiler threads still took 19-25% of the two cores inside the window; after "
-          + "120 s, 8% (BENCHMARK.md): the target cells are measured after 120 s.");
+          + "120 s, 8% (BENCHMARK.md); a coordinator's steady state takes about 300 s. With --coordinator-own-jvm the "
+          + "warm-up also sends, every 2 s, what a coordinator in service answers besides commits (a metrics scrape, "
+          + "a namespace created, a table declared and described), so that the measured run's own first calls do not "
+          + "send the compiled request path back to the interpreter.");
   static final ConfigKey<Integer> ROWS_PER_COMMIT = KEYS.integer("rows-per-commit", 10, atLeast(1),
       "Rows in each appended data file.");
   static final ConfigKey<Integer> TABLES = KEYS.integer("tables", 64, atLeast(1), "Tables of the tables workload.");

@@ -135,7 +135,7 @@ public final class CommitBenchmark {
                   String name = "warmup" + (++run);
                   Path dir = Files.createDirectories(workDir.resolve(name));
                   Cell warmup = new Cell(kind, store, shape[0], shape[1], options.forWarmup(options.warmupSeconds()),
-                      dir, name, kafka);
+                      dir, name, kafka, true);
                   MatrixReport.Row row = runOne(workload, system, warmup);
                   log(String.format(Locale.ROOT, "%s %s %s x %d, %s: warm-up (not reported): %.1f commits/s, %s",
                       kind.cliName(), storeKind.cliName(), shape[0], shape[1], system, row.commitsPerSecond(),
@@ -143,7 +143,7 @@ public final class CommitBenchmark {
                 }
                 String name = "run" + (++run);
                 Path dir = Files.createDirectories(workDir.resolve(name));
-                Cell cell = new Cell(kind, store, shape[0], shape[1], options, dir, name, kafka);
+                Cell cell = new Cell(kind, store, shape[0], shape[1], options, dir, name, kafka, false);
                 MatrixReport.Row row = runOne(workload, system, cell);
                 MatrixReport.appendCsv(options.out(), row);
                 rows.add(row);
