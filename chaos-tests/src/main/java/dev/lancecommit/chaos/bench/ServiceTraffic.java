@@ -97,8 +97,9 @@ final class ServiceTraffic implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     int sent = rounds.get();
+    int failed = failures.get();
     CommitBenchmark.log("service traffic during the warm-up: " + sent + (sent == 1 ? " round" : " rounds")
-        + " of a metrics scrape, a namespace created, a table declared and described" + (failures.get() > 0 ? ", " + failures.get()
-        + " failed" : ""));
+        + " of a metrics scrape, a namespace created, a table declared and described"
+        + (failed > 0 ? ", " + failed + " failed" : ""));
   }
 }
