@@ -126,7 +126,7 @@ final class AppendWorkload implements Workload {
     List<LanceTables> tables = new ArrayList<>();
     try {
       for (int t = 0; t < cell.tables(); t++) {
-        LanceTables lance = LanceTables.at(cell.store().uri(cell.name() + "/lance/t" + t + ".lance"),
+        LanceTables lance = cell.options().lanceTable(cell.store().uri(cell.name() + "/lance/t" + t + ".lance"),
             cell.store().lanceOptions());
         tables.add(lance);
         lance.createWithLance(0, rows);

@@ -6,6 +6,7 @@ import dev.lancecommit.config.Config;
 import dev.lancecommit.config.ConfigCommandLine;
 import dev.lancecommit.config.ConfigKey;
 import dev.lancecommit.config.ConfigKeys;
+import dev.lancecommit.testing.lance.LanceTables;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,7 +27,8 @@ import org.apache.kafka.common.config.ConfigException;
 record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores, List<Integer> writers, int seconds,
     int warmupSeconds, int rowsPerCommit, int tables, int writersPerTable, int keysPerWriter, String kafka, Path out,
     Optional<Path> python, Optional<Path> chartFrom, boolean verifyFiles, boolean localFsync, int dataFilesAhead,
-    String coordinatorConfig, boolean coordinatorOwnJvm, String coordinatorJvmOptions, List<String> systems) {
+    String coordinatorConfig, boolean coordinatorOwnJvm, String coordinatorJvmOptions, List<String> systems,
+    String lanceSession) {
 
   private static final ConfigKeys KEYS = new ConfigKeys();
   static final ConfigKey<String> WORKLOADS = KEYS.string("workloads", "appends,upserts,pylance,tables",
@@ -100,6 +102,16 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
           + "lance update, lance merge_insert, ...); empty: every system, the coordinator and stock Lance side by side, as a cell of the matrix is meant to be. For one "
           + "side of a cell whose other side was measured already, or takes too long to drain (stock Lance at 64 "
           + "writers).");
+  static final String LANCE_SESSION_TABLE = "table";
+  static final String LANCE_SESSION_WRITER = "writer";
+  static final ConfigKey<String> LANCE_SESSION = KEYS.string("lance-session", LANCE_SESSION_TABLE,
+      ConfigKeys.oneOf(LANCE_SESSION_TABLE, LANCE_SESSION_WRITER),
+      "How stock Lance's writers of one table (appends and upserts) hold Lance's caches. table: one Lance Session "
+          + "(metadata and index caches, Lance's default sizes) shared by every writer of the table, as the writer "
+          + "threads of one process share it; a manifest or transaction one writer read serves the others. writer: "
+          + "each writer's dataset has a Session of its own (what Dataset.open gives without one), the benchmark's "
+          + "setting before 2026-12-04: 16 writers' caches then reached 17-19 GB of native memory within a 300 s "
+          + "warm-up.");
   static final ConfigKey<String> CHART_FROM = KEYS.string("chart-from", "", null,
       "Only redraw results.md and the charts into --out from this earlier results.csv.");
 
@@ -125,7 +137,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         path(values.get(PYTHON)), path(values.get(CHART_FROM)), values.get(VERIFY_FILES),
         values.get(LOCAL_FSYNC), values.get(DATA_FILES_AHEAD), values.get(COORDINATOR_CONFIG).trim(),
         values.get(COORDINATOR_OWN_JVM), values.get(COORDINATOR_JVM_OPTIONS).trim(),
-        values.get(SYSTEMS).isBlank() ? List.of() : parseList(values.get(SYSTEMS), BenchOptions::lower));
+        values.get(SYSTEMS).isBlank() ? List.of() : parseList(values.get(SYSTEMS), BenchOptions::lower),
+        values.get(LANCE_SESSION));
   }
 
   /** The command line that repeats these options (for the report). */
@@ -142,7 +155,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         + (coordinatorConfig.isEmpty() ? "" : " --coordinator-config " + coordinatorConfig)
         + (coordinatorOwnJvm ? " --coordinator-own-jvm true" : "")
         + (coordinatorJvmOptions.isEmpty() ? "" : " --coordinator-jvm-options '" + coordinatorJvmOptions + "'")
-        + (systems.isEmpty() ? "" : " --systems '" + join(systems) + "'");
+        + (systems.isEmpty() ? "" : " --systems '" + join(systems) + "'")
+        + " --lance-session " + lanceSession;
   }
 
   /**
@@ -152,7 +166,13 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
   BenchOptions forWarmup(int windowSeconds) {
     return new BenchOptions(workloads, stores, writers, windowSeconds, 0, rowsPerCommit, tables, writersPerTable,
         keysPerWriter, kafka, out, python, chartFrom, verifyFiles, localFsync, 0, coordinatorConfig, coordinatorOwnJvm,
-        coordinatorJvmOptions, systems);
+        coordinatorJvmOptions, systems, lanceSession);
+  }
+
+  /** Stock Lance's table at {@code uri} for its writers, holding Lance's caches as {@link #LANCE_SESSION} says. */
+  LanceTables lanceTable(String uri, Map<String, String> storageOptions) {
+    return lanceSession.equals(LANCE_SESSION_TABLE) ? LanceTables.sharingOneSession(uri, storageOptions)
+        : LanceTables.at(uri, storageOptions);
   }
 
   /** Whether {@link #SYSTEMS} asks for {@code system}. */

@@ -388,7 +388,7 @@ final class UpsertWorkload implements Workload {
    * 256 rows per fragment, as the coordinator's is made.
    */
   private static LanceTables createdWithLance(Cell cell, String dir, int keys) {
-    LanceTables lance = LanceTables.at(cell.store().uri(cell.name() + "/" + dir + "/upserts.lance"),
+    LanceTables lance = cell.options().lanceTable(cell.store().uri(cell.name() + "/" + dir + "/upserts.lance"),
         cell.store().lanceOptions());
     try {
       long version = lance.createWithLance(0, keys, ROWS_PER_FILE);

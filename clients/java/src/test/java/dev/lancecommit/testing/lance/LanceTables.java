@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -28,6 +29,7 @@ import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.FragmentMetadata;
 import org.lance.ReadOptions;
+import org.lance.Session;
 import org.lance.Transaction;
 import org.lance.Version;
 import org.lance.WriteDatasetBuilder;
@@ -54,20 +56,37 @@ public final class LanceTables implements AutoCloseable {
   private final String uri;
   private final Map<String, String> storageOptions;
   private final BufferAllocator allocator;
+  /** Shared by every {@link #open}, closed with this; null: each open makes a Session of its own. */
+  private final Session session;
 
-  private LanceTables(String uri, Map<String, String> storageOptions) {
+  private LanceTables(String uri, Map<String, String> storageOptions, boolean sharedSession) {
     this.uri = uri;
     this.storageOptions = Map.copyOf(storageOptions);
     this.allocator = new RootAllocator();
+    this.session = sharedSession ? Session.create() : null;
   }
 
   public static LanceTables local(Path root) {
-    return new LanceTables(root.toAbsolutePath().toString(), Map.of());
+    return new LanceTables(root.toAbsolutePath().toString(), Map.of(), false);
   }
 
   /** A table at {@code uri}: a local path, or {@code s3://bucket/key} with Lance storage options for the store. */
   public static LanceTables at(String uri, Map<String, String> storageOptions) {
-    return new LanceTables(uri, storageOptions);
+    return new LanceTables(uri, storageOptions, false);
+  }
+
+  /**
+   * The table at {@code uri}, every {@link #open} of it sharing one Lance {@link Session} (its metadata and index
+   * caches, Lance's default sizes), as the writer threads of one process would share it. Without one, each open makes
+   * a Session of its own with caches of those sizes, which N writers that keep their datasets open hold N times over.
+   */
+  public static LanceTables sharingOneSession(String uri, Map<String, String> storageOptions) {
+    return new LanceTables(uri, storageOptions, true);
+  }
+
+  /** The Session every open shares, if this table was made {@link #sharingOneSession}. */
+  public Optional<Session> session() {
+    return Optional.ofNullable(session);
   }
 
   public String uri() {
@@ -84,13 +103,17 @@ public final class LanceTables implements AutoCloseable {
 
   /** Opens the latest version. The caller closes the dataset. */
   public Dataset open() {
-    return Dataset.open(allocator, uri, new ReadOptions.Builder().setStorageOptions(storageOptions).build());
+    return Dataset.open(allocator, uri, readOptions().build());
   }
 
   /** Opens {@code version}. The caller closes the dataset. */
   public Dataset open(long version) {
-    return Dataset.open(allocator, uri,
-        new ReadOptions.Builder().setStorageOptions(storageOptions).setVersion(version).build());
+    return Dataset.open(allocator, uri, readOptions().setVersion(version).build());
+  }
+
+  private ReadOptions.Builder readOptions() {
+    ReadOptions.Builder options = new ReadOptions.Builder().setStorageOptions(storageOptions);
+    return session == null ? options : options.setSession(session);
   }
 
   public long latestVersion() {
@@ -265,6 +288,12 @@ public final class LanceTables implements AutoCloseable {
 
   @Override
   public void close() {
-    allocator.close();
+    try {
+      if (session != null) {
+        session.close();
+      }
+    } finally {
+      allocator.close();
+    }
   }
 }
