@@ -123,10 +123,14 @@ final class BenchCoordinator implements AutoCloseable {
   private static final class OwnJvm {
     private final Process process;
     private final String restUrl;
+    /** Stops the coordinator's JVM when the benchmark's ends without {@link #stop} (killed, or a run that threw). */
+    private final Thread stopAtExit;
 
     private OwnJvm(Process process, String restUrl) {
       this.process = process;
       this.restUrl = restUrl;
+      this.stopAtExit = new Thread(process::destroy, "bench-coordinator-stop-at-exit");
+      Runtime.getRuntime().addShutdownHook(stopAtExit);
     }
 
     static OwnJvm start(CoordinatorConfig config, Path dir, String jvmOptions) {
@@ -184,6 +188,11 @@ final class BenchCoordinator implements AutoCloseable {
     }
 
     void stop() {
+      try {
+        Runtime.getRuntime().removeShutdownHook(stopAtExit);
+      } catch (IllegalStateException e) {
+        // the benchmark's JVM is exiting: the hook stops the coordinator's
+      }
       ThreadCpu.unwatch(process.pid());
       process.destroy(); // SIGTERM: its shutdown hook closes the coordinator
       try {

@@ -1,5 +1,6 @@
 package dev.lancecommit.chaos.bench;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -8,12 +9,19 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Starts N writer threads together, lets them run until the deadline and waits for their last commits. */
 final class WriterPool {
   /** Writer threads are named {@code bench-writer-N}, so that {@link ThreadCpu} tells them from the rest. */
   static final String THREAD_PREFIX = "bench-writer-";
+  /**
+   * How long the writers' last commits may take after the deadline. Stock Lance's slowest commits under contention
+   * take 90-100 s; a commit that has not returned after this never will (seen inside Lance's native commit after
+   * 300 s warm-ups), and the run is abandoned rather than the whole invocation hanging.
+   */
+  static final Duration DRAIN_LIMIT = Duration.ofMinutes(5);
 
   private WriterPool() {}
 
@@ -23,9 +31,20 @@ final class WriterPool {
   }
 
   static void run(RunResult result, int writers, int seconds, Writer writer) throws Exception {
+    run(result, writers, seconds, DRAIN_LIMIT, writer);
+  }
+
+  /**
+   * @throws IllegalStateException when a writer has not returned {@code drainLimit} after the deadline (its thread is
+   *     left behind: a daemon, so that it cannot keep the benchmark's JVM alive)
+   */
+  static void run(RunResult result, int writers, int seconds, Duration drainLimit, Writer writer) throws Exception {
     AtomicInteger threads = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(writers,
-        task -> new Thread(task, THREAD_PREFIX + threads.incrementAndGet()));
+    ExecutorService pool = Executors.newFixedThreadPool(writers, task -> {
+      Thread thread = new Thread(task, THREAD_PREFIX + threads.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    });
     CountDownLatch start = new CountDownLatch(1);
     List<Future<?>> futures = new ArrayList<>();
     long[] deadline = new long[1];
@@ -51,8 +70,15 @@ final class WriterPool {
       long windowEnd = System.nanoTime();
       cpuBefore.ifPresent(before -> ThreadCpu.now().ifPresent(after -> CommitBenchmark.log(ThreadCpu.describe(
           after.since(before), (windowEnd - begin) / 1e9, Runtime.getRuntime().availableProcessors()))));
+      long drainEnd = deadline[0] + drainLimit.toNanos();
       for (Future<?> f : futures) {
-        f.get();
+        try {
+          f.get(Math.max(0, drainEnd - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+          long stuck = futures.stream().filter(future -> !future.isDone()).count();
+          throw new IllegalStateException(stuck + " of " + writers + " writers of " + result.name()
+              + " had not returned " + drainLimit.toSeconds() + " s after the deadline; the run is abandoned");
+        }
       }
     } finally {
       pool.shutdownNow();
