@@ -18,8 +18,8 @@ final class WriterPool {
   static final String THREAD_PREFIX = "bench-writer-";
   /**
    * How long the writers' last commits may take after the deadline. Stock Lance's slowest commits under contention
-   * take 90-100 s; a commit that has not returned after this never will (seen inside Lance's native commit after
-   * 300 s warm-ups), and the run is abandoned rather than the whole invocation hanging.
+   * take 90-100 s; after 300 s warm-ups its writers were seen waiting inside Lance's native commit for more than 8
+   * minutes, with nothing running. Past this the run is abandoned rather than the whole invocation waiting.
    */
   static final Duration DRAIN_LIMIT = Duration.ofMinutes(5);
 
@@ -76,8 +76,11 @@ final class WriterPool {
           f.get(Math.max(0, drainEnd - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
           long stuck = futures.stream().filter(future -> !future.isDone()).count();
-          throw new IllegalStateException(stuck + " of " + writers + " writers of " + result.name()
-              + " had not returned " + drainLimit.toSeconds() + " s after the deadline; the run is abandoned");
+          String message = stuck + " of " + writers + " writers of " + result.name() + " had not returned "
+              + drainLimit.toSeconds() + " s after the deadline; the run is abandoned";
+          // logged here too: closing what the stuck writers still hold may fail and hide this exception
+          CommitBenchmark.log(message);
+          throw new IllegalStateException(message);
         }
       }
     } finally {
