@@ -3,9 +3,10 @@
 Usage: python pylance_bench.py CONFIG_JSON_FILE
 
 The config says {"mode": "namespace" | "path", "url": REST URL (namespace), "table_id": [...] (namespace),
-"uri": table URI (path), "storage_options": {...}, "writers": N, "seconds": S, "rows": R, "first_id": F}.
-Each writer thread writes its data file (lance.fragment.write_fragments) before its clock starts and then commits it
-with LanceDataset.commit: through the namespace (namespace_client_managed_versioning=True: the client stages the
+"uri": table URI (path), "storage_options": {...}, "writers": N, "seconds": S, "rows": R, "first_id": F,
+"files_ahead": A}. Each writer thread writes A data files (lance.fragment.write_fragments) before the window opens, as
+writers on other machines arrive with theirs, and one inside the window, before its clock starts, whenever those run
+out (counted as "written_in_window"); it commits each with LanceDataset.commit: through the namespace (namespace_client_managed_versioning=True: the client stages the
 manifest and calls CreateTableVersion) or on the path (Lance's own put-if-not-exists commit loop), from the version
 its last commit returned. Only the commit is timed. Prints "RESULT " and a JSON summary.
 """
@@ -40,6 +41,8 @@ def main(config_path):
     failures = Counter()
     start = threading.Barrier(writers + 1)
     deadline = [0.0]
+    ahead = config.get("files_ahead", 0)
+    written_in_window = [0]
 
     def allocate():
         with lock:
@@ -53,9 +56,17 @@ def main(config_path):
         location = (ns.describe_table(DescribeTableRequest(id=table_id)).location if namespace else config["uri"])
         seen = 1
         mine = []
+        written = [lance.fragment.write_fragments(rows(allocate(), count), location, storage_options=options)
+                   for _ in range(ahead)]
+        written.reverse()
         start.wait()
         while time.monotonic() < deadline[0]:
-            fragments = lance.fragment.write_fragments(rows(allocate(), count), location, storage_options=options)
+            if written:
+                fragments = written.pop()
+            else:
+                fragments = lance.fragment.write_fragments(rows(allocate(), count), location, storage_options=options)
+                with lock:
+                    written_in_window[0] += 1
             if time.monotonic() >= deadline[0]:
                 break
             t0 = time.monotonic()
@@ -94,6 +105,8 @@ def main(config_path):
         "in_window": in_window[0],
         "rows": len(latencies) * count,
         "failures": dict(failures),
+        "files_ahead": ahead * writers,
+        "written_in_window": written_in_window[0],
         "window_ns": int(config["seconds"] * 1e9),
         "elapsed_ns": int(elapsed * 1e9),
     }), flush=True)

@@ -25,8 +25,9 @@ import java.util.concurrent.TimeUnit;
  * through the coordinator's namespace (managed versioning: pylance stages the manifest and calls CreateTableVersion),
  * once on a table with {@code managed_versioning.appends_on_latest=true} (a taken Append lands on the latest
  * version) and once without (a taken version is refused and pylance retries), against the same writers committing
- * on the path with Lance's own loop. The data file is written before each clock starts. Afterwards the table must be
- * at version 1 + acknowledged commits with exactly their rows.
+ * on the path with Lance's own loop. The data file is written before each clock starts, by default inside the window;
+ * with {@code --data-files-ahead} each writer writes its share of the files before the window opens, as for appends.
+ * Afterwards the table must be at version 1 + acknowledged commits with exactly their rows.
  */
 final class PylanceWorkload implements Workload {
   static final String ON_LATEST = "namespace, appends_on_latest";
@@ -100,10 +101,17 @@ final class PylanceWorkload implements Workload {
         .put("writers", cell.writers())
         .put("seconds", cell.options().seconds())
         .put("rows", cell.options().rowsPerCommit())
-        .put("first_id", cell.options().rowsPerCommit());
+        .put("first_id", cell.options().rowsPerCommit())
+        .put("files_ahead", filesAheadPerWriter(cell));
     ObjectNode optionsNode = config.putObject("storage_options");
     storageOptions.forEach(optionsNode::put);
     return config;
+  }
+
+  /** {@code --data-files-ahead} is per second of the window, shared by the run's writers. */
+  static int filesAheadPerWriter(Cell cell) {
+    long total = (long) cell.options().dataFilesAhead() * cell.options().seconds();
+    return (int) Math.ceil((double) total / cell.writers());
   }
 
   private RunResult runPython(String system, ObjectNode config) throws Exception {
@@ -112,8 +120,10 @@ final class PylanceWorkload implements Workload {
     try (InputStream in = PylanceWorkload.class.getResourceAsStream("/bench/pylance_bench.py")) {
       Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
       Files.writeString(configFile, config.toString());
+      int ahead = config.get("files_ahead").asInt();
       CommitBenchmark.log("running " + system + ": " + config.get("writers").asInt() + " pylance writers for "
-          + config.get("seconds").asInt() + " s");
+          + config.get("seconds").asInt() + " s" + (ahead > 0 ? ", each writing " + ahead
+          + " data files before the window" : ""));
       ProcessBuilder builder = new ProcessBuilder(python.toString(), script.toString(), configFile.toString())
           .redirectErrorStream(true);
       builder.environment().keySet().removeIf(name -> name.startsWith("AWS_"));
@@ -135,6 +145,10 @@ final class PylanceWorkload implements Workload {
       json.get("failures").fields().forEachRemaining(e -> failures.put(e.getKey(), e.getValue().asInt()));
       result.failures(failures);
       result.elapsed(json.get("window_ns").asLong(), json.get("elapsed_ns").asLong());
+      if (ahead > 0 && json.get("written_in_window").asInt() > 0) {
+        CommitBenchmark.log(system + ": the files written ahead ran out; " + json.get("written_in_window").asInt()
+            + " more were written in the window");
+      }
       return result;
     } catch (IOException e) {
       throw new IllegalStateException("could not run " + python, e);

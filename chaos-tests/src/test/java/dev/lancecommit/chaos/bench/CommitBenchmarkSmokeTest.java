@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Keeps the benchmark from rotting: a few cells of the matrix for two seconds each (after a one-second warm-up that is
  * reported nowhere), every workload (pylance where its venv exists) on a local disk and appends behind the 20 ms
- * proxy (with the coordinator in a JVM of its own), both systems. Nothing is timed here; each run must pass its own check (the table holds exactly what was
+ * proxy (with the coordinator in a JVM of its own), both systems; the local cells with a few data files written ahead. Nothing is timed here; each run must pass its own check (the table holds exactly what was
  * acknowledged) with no failed commit through the coordinator, and the report (CSV, markdown, chart) must be written
  * and readable back.
  */
@@ -35,7 +35,8 @@ class CommitBenchmarkSmokeTest {
     String workloads = PylanceWorkload.locatePython(Optional.empty()).isPresent()
         ? "appends,upserts,tables,pylance" : "appends,upserts,tables";
     List<MatrixReport.Row> rows = new ArrayList<>();
-    rows.addAll(CommitBenchmark.run(options("--workloads", workloads, "--stores", "local")));
+    // a few data files written ahead: the writers take those first and then write their own (appends, pylance)
+    rows.addAll(CommitBenchmark.run(options("--workloads", workloads, "--stores", "local", "--data-files-ahead", "2")));
     // the coordinator in a JVM of its own, shared by the store's runs (its S3 settings handed over in a file)
     rows.addAll(CommitBenchmark.run(options("--workloads", "appends", "--stores", "s3proxy-20ms",
         "--coordinator-own-jvm", "true")));
