@@ -4,10 +4,10 @@ Usage: python pylance_bench.py CONFIG_JSON_FILE
 
 The config says {"mode": "namespace" | "path", "url": REST URL (namespace), "table_id": [...] (namespace),
 "uri": table URI (path), "storage_options": {...}, "writers": N, "seconds": S, "rows": R, "first_id": F,
-"files_ahead": A}. Each writer thread writes A data files (lance.fragment.write_fragments) before the window opens, as
-writers on other machines arrive with theirs, and one inside the window, before its clock starts, whenever those run
-out (counted as "written_in_window"); it commits each with LanceDataset.commit: through the namespace (namespace_client_managed_versioning=True: the client stages the
-manifest and calls CreateTableVersion) or on the path (Lance's own put-if-not-exists commit loop), from the version
+"files_ahead": A}. Each writer thread writes A data files (lance.fragment.write_fragments) before the window opens,
+as writers on other machines arrive with theirs, and one inside the window, before its clock starts, whenever those
+run out (counted as "written_in_window"); it commits each with LanceDataset.commit: through the namespace
+(namespace_client_managed_versioning=True: the client stages the manifest and calls CreateTableVersion) or on the path (Lance's own put-if-not-exists commit loop), from the version
 its last commit returned. Only the commit is timed. Prints "RESULT " and a JSON summary.
 """
 
@@ -62,15 +62,18 @@ def main(config_path):
         location = (ns.describe_table(DescribeTableRequest(id=table_id)).location if namespace else config["uri"])
         seen = 1
         mine = []
-        written = [lance.fragment.write_fragments(rows(allocate(), count), location, storage_options=options)
-                   for _ in range(ahead)]
+
+        def write():
+            return lance.fragment.write_fragments(rows(allocate(), count), location, storage_options=options)
+
+        written = [write() for _ in range(ahead)]
         written.reverse()
         start.wait()
         while time.monotonic() < deadline[0]:
             if written:
                 fragments = written.pop()
             else:
-                fragments = lance.fragment.write_fragments(rows(allocate(), count), location, storage_options=options)
+                fragments = write()
                 with lock:
                     written_in_window[0] += 1
             if time.monotonic() >= deadline[0]:
@@ -109,7 +112,6 @@ def main(config_path):
         "in_window": in_window[0],
         "rows": len(latencies) * count,
         "failures": dict(failures),
-        "files_ahead": ahead * writers,
         "written_in_window": written_in_window[0],
         "window_ns": int(config["seconds"] * 1e9),
         "elapsed_ns": int(elapsed * 1e9),

@@ -175,7 +175,7 @@ final class AppendWorkload implements Workload {
   /** Each table's data files: written ahead when the options ask for it, else per commit by its writers. */
   private static List<DataFiles> dataFiles(Cell cell, List<LanceTables> tables) throws Exception {
     int rows = cell.options().rowsPerCommit();
-    long ahead = (long) cell.options().dataFilesAhead() * cell.options().seconds();
+    long ahead = cell.options().dataFilesAheadOfWindow();
     List<DataFiles> files = new ArrayList<>();
     if (ahead > 0) {
       CommitBenchmark.log("writing " + ahead + " data files before the window");

@@ -176,6 +176,11 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         : LanceTables.at(uri, storageOptions);
   }
 
+  /** Data files written before a measured run's window: {@link #DATA_FILES_AHEAD} per second of the window. */
+  long dataFilesAheadOfWindow() {
+    return (long) dataFilesAhead * seconds;
+  }
+
   /** Whether {@link #SYSTEMS} asks for {@code system}. */
   boolean runs(String system) {
     return systems.isEmpty() || systems.contains(lower(system));

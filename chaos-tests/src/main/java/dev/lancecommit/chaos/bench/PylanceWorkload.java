@@ -108,10 +108,9 @@ final class PylanceWorkload implements Workload {
     return config;
   }
 
-  /** {@code --data-files-ahead} is per second of the window, shared by the run's writers. */
-  static int filesAheadPerWriter(Cell cell) {
-    long total = (long) cell.options().dataFilesAhead() * cell.options().seconds();
-    return (int) Math.ceil((double) total / cell.writers());
+  /** Each writer's share of the files written ahead of the window. */
+  private static int filesAheadPerWriter(Cell cell) {
+    return (int) Math.ceil((double) cell.options().dataFilesAheadOfWindow() / cell.writers());
   }
 
   private RunResult runPython(String system, ObjectNode config) throws Exception {
