@@ -79,11 +79,13 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
           + "disk before answering, as stock Lance's local commit does not (a crash of the machine may then lose an "
           + "acknowledged commit, on both sides).");
   static final ConfigKey<Integer> DATA_FILES_AHEAD = KEYS.integer("data-files-ahead", 0, atLeast(0),
-      "Appends and pylance: data files written before each measured run's window opens, per second of the window, "
-          + "shared by the run's writers (split evenly over its tables; pylance: each writer writes its share), the "
-          + "same for both systems; a writer takes one for each "
-          + "commit and writes its own only when they run out (logged). Writers on other machines arrive with their "
-          + "files written; on one machine this keeps the writers' file writes off the cores the commit path runs on. "
+      "Appends, upserts and pylance: data files written before each measured run's window opens, per second of the "
+          + "window, shared by the run's writers (split evenly over its tables; pylance and upserts: each writer "
+          + "writes its share; upserts: the fragment of each upsert's new row, not its deletion file, which depends "
+          + "on the version it commits on; lance merge_insert writes its own), the same for both systems; a writer "
+          + "takes one for each commit and writes its own only when they run out (logged). Writers on other machines "
+          + "arrive with their files written; on one machine this keeps the writers' file writes off the cores the "
+          + "commit path runs on. "
           + "0: every writer writes its file before each commit, inside the window. Warm-up runs always write "
           + "their own.");
   static final ConfigKey<String> COORDINATOR_CONFIG = KEYS.string("coordinator-config", "", null,

@@ -22,7 +22,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.Collections;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.apache.arrow.c.ArrowArrayStream;
@@ -63,7 +68,9 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  *   <li>{@code lance merge_insert}: Lance's own {@code merge_insert} (update all when matched), which scans for the
  *       row and handles conflicts and retries itself; what a Lance user writes today.</li>
  * </ul>
- * The whole upsert is timed (merge_insert cannot be split). Afterwards: version 1 + acknowledged upserts (fewer when
+ * The whole upsert is timed (merge_insert cannot be split), except, with files written ahead, the fragment of the new
+ * row, which {@code coordinator} and {@code lance update} writers then find written ({@link #rowsWrittenAhead}).
+ * Afterwards: version 1 + acknowledged upserts (fewer when
  * grouped), every key present once, holding the value its last acknowledged upsert wrote.
  */
 final class UpsertWorkload implements Workload {
@@ -241,7 +248,10 @@ final class UpsertWorkload implements Workload {
       initial = rowAddresses(first);
     }
     int initialMaxFragmentId = initial.values().stream().mapToInt(a -> (int) (a >>> 32)).max().orElse(0);
+    List<List<FragmentMetadata>> rowsAhead = rowsWrittenAhead(cell, lance);
+    AtomicInteger writtenInWindow = new AtomicInteger();
     WriterPool.run(result, cell.writers(), cell.options().seconds(), (writer, deadline) -> {
+      List<FragmentMetadata> mine = rowsAhead.get(writer);
       Map<Long, Long> addresses = new HashMap<>(); // this writer's keys -> row address at the version it holds
       for (int k = 0; k < cell.options().keysPerWriter(); k++) {
         long key = (long) k * cell.writers() + writer;
@@ -252,11 +262,17 @@ final class UpsertWorkload implements Workload {
       long known = 1; // the newest version this writer knows: the one it has open, or the one its last upsert made
       try {
         for (int n = 0; System.nanoTime() < deadline; n++) {
-          long key = (long) (n % cell.options().keysPerWriter()) * cell.writers() + writer;
-          String value = "w" + writer + "-" + n;
+          long key = keyOf(cell, writer, n);
+          String value = valueOf(writer, n);
           long start = System.nanoTime();
           try {
-            FragmentMetadata fresh = writeRow(lance, key, value);
+            FragmentMetadata fresh;
+            if (n < mine.size()) {
+              fresh = mine.get(n);
+            } else {
+              fresh = writeRow(lance, key, value);
+              writtenInWindow.incrementAndGet();
+            }
             Committed committed = null;
             for (int attempt = 1; committed == null; attempt++) {
               if (attempt > MAX_ATTEMPTS) {
@@ -307,7 +323,58 @@ final class UpsertWorkload implements Workload {
         ds.close();
       }
     });
+    if (!rowsAhead.stream().allMatch(List::isEmpty)) {
+      CommitBenchmark.log("rows the writers wrote inside the window: " + writtenInWindow.get());
+    }
     return expected;
+  }
+
+  /** The key writer {@code writer}'s {@code n}-th upsert sets: its keys in turn. */
+  private static long keyOf(Cell cell, int writer, int n) {
+    return (long) (n % cell.options().keysPerWriter()) * cell.writers() + writer;
+  }
+
+  /** The value writer {@code writer}'s {@code n}-th upsert sets. */
+  private static String valueOf(int writer, int n) {
+    return "w" + writer + "-" + n;
+  }
+
+  /**
+   * Each writer's first new rows, one fragment each, written before the window when the options ask for files
+   * ahead ({@link BenchOptions#dataFilesAheadOfWindow}, split evenly over the writers), as the appends' data files
+   * are. What an upsert writes is known in advance ({@link #keyOf}, {@link #valueOf}), so
+   * only the fragment is written ahead: its deletion file, or the fragment it removes, depends on the version it
+   * commits on, and is made inside the window by both systems.
+   */
+  private static List<List<FragmentMetadata>> rowsWrittenAhead(Cell cell, LanceTables lance) throws Exception {
+    int writers = cell.writers();
+    int each = (int) Math.ceil((double) cell.options().dataFilesAheadOfWindow() / writers);
+    List<List<FragmentMetadata>> ahead = new ArrayList<>();
+    for (int w = 0; w < writers; w++) {
+      ahead.add(new ArrayList<>(Collections.nCopies(each, (FragmentMetadata) null)));
+    }
+    if (each == 0) {
+      return ahead;
+    }
+    CommitBenchmark.log("writing " + (long) each * writers + " upserted rows before the window");
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(writers, 8));
+    try {
+      List<Future<?>> written = new ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        for (int n = 0; n < each; n++) {
+          int writer = w;
+          int upsert = n;
+          written.add(pool.submit(() -> ahead.get(writer).set(upsert,
+              writeRow(lance, keyOf(cell, writer, upsert), valueOf(writer, upsert)))));
+        }
+      }
+      for (Future<?> f : written) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return ahead;
   }
 
   /** The Update that replaces the row at {@code address} (as of {@code ds}) with {@code fresh}'s row. */
@@ -356,8 +423,8 @@ final class UpsertWorkload implements Workload {
         Dataset ds = lance.open();
         try {
           for (int n = 0; System.nanoTime() < deadline; n++) {
-            long key = (long) (n % cell.options().keysPerWriter()) * cell.writers() + writer;
-            String value = "w" + writer + "-" + n;
+            long key = keyOf(cell, writer, n);
+            String value = valueOf(writer, n);
             long start = System.nanoTime();
             try {
               Dataset next = mergeInsert(ds, lance.allocator(), key, value);
