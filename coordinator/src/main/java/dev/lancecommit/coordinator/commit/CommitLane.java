@@ -487,9 +487,15 @@ final class CommitLane {
     // written beside the manifest instead of before it (TableOperations#stagedWithTransactionBeside).
     boolean transactionBeside = settings.transactionBesideManifest() && joined.size() > 1
         && ops.requestsAreRoundTrips();
+    // A lone transaction is recorded under the name its writer gave the file; a file holding other bytes is refused
+    // either way (TableOperations#stageTransactionWrittenByWriter compares as a failed create would).
+    boolean writtenByWriter = joined.size() == 1 && joined.get(0).request.transactionFileWritten();
+    Runnable writeTransaction = writtenByWriter
+        ? () -> ops.stageTransactionWrittenByWriter(built.recorded())
+        : () -> ops.stageTransaction(built.recorded());
     ClaimableTask<Boolean> transactionWritten = !transactionBeside && files.enabled() && ops.requestsAreRoundTrips()
         ? ClaimableTask.start(() -> {
-          ops.stageTransaction(built.recorded());
+          writeTransaction.run();
           return true;
         }, executor) : null;
     try {
@@ -527,7 +533,8 @@ final class CommitLane {
       if (transactionBeside) {
         staged = ops.stagedWithTransactionBeside(base, next, manifestStaging, executor);
       } else if (transactionWritten == null) {
-        staged = ops.stage(base, next, built.deletionFiles(), manifestStaging);
+        writeTransaction.run(); // the deletion files are written above
+        staged = ops.staged(base, next, manifestStaging);
       } else {
         transactionWritten.runOrAwait(); // a failure is the write's own (a store error, a uuid reused)
         staged = ops.staged(base, next, manifestStaging);

@@ -17,14 +17,24 @@ import java.util.Optional;
  *     version, expects
  * @param landsAs the one version this transaction may become, 0 for any: a stock client's staged version
  *     (CreateTableVersion), which is created as exactly that version or refused as taken, whatever its read version
+ * @param transactionFileWritten the writer says it wrote the transaction's {@code _transactions/} file itself (a
+ *     stock client's staged manifest names it: Lance writes it before staging): when the transaction gets a version
+ *     of its own, the lane reads that file and writes it only if it is missing, one store request instead of a
+ *     create that fails followed by the same read; the outcome is the same either way
  */
 public record CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, boolean rebase, String actor,
-    boolean rebaseOverAppendsOnly, boolean groupable, long landsAs) {
+    boolean rebaseOverAppendsOnly, boolean groupable, long landsAs, boolean transactionFileWritten) {
 
   public CommitRequest {
     if (landsAs < 0) {
       throw new IllegalArgumentException("landsAs must be a version or 0: " + landsAs);
     }
+  }
+
+  /** A request whose writer did not write the transaction's file. */
+  public CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, boolean rebase, String actor,
+      boolean rebaseOverAppendsOnly, boolean groupable, long landsAs) {
+    this(transaction, affectedRows, rebase, actor, rebaseOverAppendsOnly, groupable, landsAs, false);
   }
 
   /** A request that may become any version. */
@@ -40,11 +50,13 @@ public record CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, b
 
   /** The same request with other transaction bytes. */
   public CommitRequest withTransaction(byte[] otherTransaction) {
-    return new CommitRequest(otherTransaction, affectedRows, rebase, actor, rebaseOverAppendsOnly, groupable, landsAs);
+    return new CommitRequest(otherTransaction, affectedRows, rebase, actor, rebaseOverAppendsOnly, groupable, landsAs,
+        false);
   }
 
   /** The same request, committed in a version of its own. */
   public CommitRequest alone() {
-    return new CommitRequest(transaction, affectedRows, rebase, actor, rebaseOverAppendsOnly, false, landsAs);
+    return new CommitRequest(transaction, affectedRows, rebase, actor, rebaseOverAppendsOnly, false, landsAs,
+        transactionFileWritten);
   }
 }

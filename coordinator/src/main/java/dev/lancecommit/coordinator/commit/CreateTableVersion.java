@@ -100,12 +100,16 @@ public final class CreateTableVersion {
     private final TableOperations ops;
     private final Request request;
     private final Transaction transaction;
+    /** The staged manifest names the transaction's file by the name the coordinator gives it: the writer wrote it. */
+    private final boolean transactionFileWritten;
 
-    private Staged(TableRef table, TableOperations ops, Request request, Transaction transaction) {
+    private Staged(TableRef table, TableOperations ops, Request request, Transaction transaction,
+        boolean transactionFileWritten) {
       this.table = table;
       this.ops = ops;
       this.request = request;
       this.transaction = transaction;
+      this.transactionFileWritten = transactionFileWritten;
     }
 
     public TableRef table() {
@@ -164,7 +168,9 @@ public final class CreateTableVersion {
       requireNext(ops, request, txn);
     }
     // Anything else: the lane lands it as exactly this version or refuses it, without a listing here.
-    return new Staged(table, ops, request, txn);
+    // Lance writes the transaction's file before it stages the manifest that names it.
+    boolean fileWritten = staged.transactionFile().equals(TransactionFiles.fileName(txn));
+    return new Staged(table, ops, request, txn, fileWritten);
   }
 
   /**
@@ -252,7 +258,7 @@ public final class CreateTableVersion {
     // tell an invalid transaction from a taken version first).
     long landsAs = onLatest || exact || txn.hasClone() ? 0 : staged.request.version();
     return new CommitRequest(txn.toByteArray(), Optional.empty(), !exact || onLatest, actor, onLatest, false,
-        landsAs);
+        landsAs, staged.transactionFileWritten);
   }
 
   /**

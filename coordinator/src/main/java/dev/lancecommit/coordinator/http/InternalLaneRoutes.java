@@ -137,7 +137,8 @@ final class InternalLaneRoutes {
         .put("actor", request.actor())
         .put("rebase_over_appends_only", request.rebaseOverAppendsOnly())
         .put("groupable", request.groupable())
-        .put("lands_as", request.landsAs());
+        .put("lands_as", request.landsAs())
+        .put("transaction_file_written", request.transactionFileWritten());
   }
 
   static CommitRequest request(JsonObject json) {
@@ -149,7 +150,8 @@ final class InternalLaneRoutes {
     return new CommitRequest(b64.decode(transaction),
         Optional.ofNullable(json.getString("affected_rows")).map(b64::decode), json.getBoolean("rebase", false),
         json.getString("actor", "anonymous"), json.getBoolean("rebase_over_appends_only", false),
-        json.getBoolean("groupable", false), json.getLong("lands_as", 0L));
+        json.getBoolean("groupable", false), json.getLong("lands_as", 0L),
+        json.getBoolean("transaction_file_written", false));
   }
 
   /** The owner's answer as CommitTable gives it; {@link #result(JsonObject)} reads it back. */

@@ -283,6 +283,28 @@ public final class TableOperations {
   }
 
   /**
+   * {@link #stageTransaction} for a transaction whose writer says it wrote the file itself: reads it first, and
+   * creates it only when it is missing. The outcome is {@link #stageTransaction}'s (the same bytes there: done; other
+   * bytes: the uuid was reused), with one store request where the writer did write it instead of a create that fails
+   * and then the same read.
+   */
+  public void stageTransactionWrittenByWriter(Transaction txn) {
+    String key = location.key(TransactionFiles.path(txn));
+    byte[] bytes = TransactionFiles.encode(txn);
+    Optional<byte[]> existing;
+    try {
+      existing = location.store().get(key);
+    } catch (StoreException e) {
+      existing = Optional.empty(); // the create, with its retries, settles it as it would have without the read
+    }
+    if (existing.isEmpty()) {
+      writeOnce(key, bytes, false);
+    } else if (!Arrays.equals(existing.get(), bytes)) {
+      throw uuidReused(key);
+    }
+  }
+
+  /**
    * Removes a transaction file {@link #stageTransaction} wrote for a version that will not be written. Best effort:
    * a file left behind is named by no manifest, as the file of any failed Lance commit.
    */
@@ -459,10 +481,7 @@ public final class TableOperations {
           return; // an earlier attempt of ours wrote it
         }
         if (existing.isPresent()) {
-          throw new CommitConflictException(false, state == null ? 0 : state.latestVersion(), "unknown", "uuid-reuse",
-              "'" + location.store().uriOf(key) + "' already holds another transaction's"
-                  + " file; the transaction's uuid was used before for another transaction at the same read version."
-                  + " A new transaction needs a new uuid");
+          throw uuidReused(key);
         }
         // removed in between (cleanup of an orphan): create it again
       } catch (StoreOutcomeUnknownException e) {
@@ -478,6 +497,13 @@ public final class TableOperations {
     }
     throw new StoreUnavailableException("Could not write " + key
         + (lastFailure == null ? " (it kept vanishing)" : ": " + lastFailure.getMessage()), lastFailure);
+  }
+
+  private CommitConflictException uuidReused(String key) {
+    return new CommitConflictException(false, state == null ? 0 : state.latestVersion(), "unknown", "uuid-reuse",
+        "'" + location.store().uriOf(key) + "' already holds another transaction's"
+            + " file; the transaction's uuid was used before for another transaction at the same read version."
+            + " A new transaction needs a new uuid");
   }
 
   /** True when the manifest landed (now or by an earlier attempt of ours), false when another writer's is there. */

@@ -325,6 +325,36 @@ class CommitLaneTest {
     assertThatThrownBy(first::join).hasCauseInstanceOf(StoreUnavailableException.class);
   }
 
+  @Test
+  void aTransactionFileItsWriterWroteIsReadInsteadOfCreatedAgainAndOneItDidNotIsCreated() throws Exception {
+    commit(create());
+    java.util.function.Predicate<String> transactionFiles = key -> key.contains("/_transactions/");
+    Transaction written = append(1);
+    byte[] bytes = dev.lancecommit.format.TransactionFiles.encode(written);
+    Path file = root.resolve(TABLE_KEY).resolve(dev.lancecommit.format.TransactionFiles.path(written));
+    java.nio.file.Files.write(file, bytes); // as Lance writes it before it stages the manifest that names it
+    // a create of the .txn would fail the commit: the lane must not attempt one for a file its writer wrote
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.BEFORE, transactionFiles, FaultInjectingObjectStore.unavailable());
+
+    CommitResult landed = service.commit(ref, writerWroteItsFile(written)).get(30, TimeUnit.SECONDS);
+
+    assertThat(landed.version()).isEqualTo(2);
+    assertThat(store.pendingFaults(Call.PUT_IF_ABSENT)).as("no create of the writer's .txn").isEqualTo(1);
+    assertThat(java.nio.file.Files.readAllBytes(file)).isEqualTo(bytes);
+    store.clearFaults();
+
+    // said but not done: the lane writes the file, and the version names it
+    Transaction unwritten = append(2);
+    assertThat(service.commit(ref, writerWroteItsFile(unwritten)).get(30, TimeUnit.SECONDS).version()).isEqualTo(3);
+    assertThat(java.nio.file.Files.readAllBytes(root.resolve(TABLE_KEY)
+        .resolve(dev.lancecommit.format.TransactionFiles.path(unwritten))))
+        .isEqualTo(dev.lancecommit.format.TransactionFiles.encode(unwritten));
+  }
+
+  private static CommitRequest writerWroteItsFile(Transaction txn) {
+    return new CommitRequest(txn.toByteArray(), Optional.empty(), true, "tester", false, false, 0, true);
+  }
+
   private CommitResult commit(Transaction txn) {
     try {
       return service.commit(ref, request(txn)).get(30, TimeUnit.SECONDS);

@@ -335,6 +335,31 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
   }
 
   @Test
+  void aTransactionFileTheWriterWroteIsKeptAndAnotherTransactionUnderItsNameIsRefused() throws Exception {
+    // as Lance commits: the .txn first, then the staged manifest naming it, with the transaction inline as well
+    Transaction txn = append(1, 5);
+    Path file = table.resolve(TransactionFiles.TRANSACTIONS_DIR).resolve(TransactionFiles.fileName(txn));
+    write(file, TransactionFiles.encode(txn));
+    Path staged = stage(2, Optional.of(txn), TransactionFiles.fileName(txn));
+
+    assertThat(post(CREATE, request(2, staged)).ok().getJsonObject("version").getLong("version")).isEqualTo(2);
+    assertThat(Files.readAllBytes(file)).isEqualTo(TransactionFiles.encode(txn));
+    assertThat(ManifestFile.decode(Files.readAllBytes(manifestOf(2))).manifest().getTransactionFile())
+        .isEqualTo(TransactionFiles.fileName(txn));
+
+    // the file under the next transaction's name holds another transaction (its uuid reused): refused, nothing written
+    Transaction next = append(2, 10);
+    Transaction impostor = next.toBuilder().putTransactionProperties("who", "impostor").build();
+    Path taken = table.resolve(TransactionFiles.TRANSACTIONS_DIR).resolve(TransactionFiles.fileName(next));
+    write(taken, TransactionFiles.encode(impostor));
+    Path refused = stage(3, Optional.of(next), TransactionFiles.fileName(next));
+
+    assertThat(post(CREATE, request(3, refused)).error(409, 19).getString("detail")).contains("uuid");
+    assertThat(versions()).containsExactly(1L, 2L);
+    assertThat(Files.readAllBytes(taken)).isEqualTo(TransactionFiles.encode(impostor));
+  }
+
+  @Test
   void badRequestsAreRefusedAndChangeNothing() {
     Path staged = stage(2, Optional.of(append(1, 5)), "");
     Path finalManifest = manifestOf(1);

@@ -208,6 +208,47 @@ class TableOperationsTest {
   }
 
   @Test
+  void aTransactionFileItsWriterWroteIsReadOnceNotCreatedAgainAndNeverOverwritten() throws Exception {
+    landed(ops.current(), transactions.create());
+    Transaction append = transactions.append(1);
+    Path txnFile = root.resolve(TABLE_KEY).resolve(TransactionFiles.path(append));
+    Files.createDirectories(txnFile.getParent());
+    Files.write(txnFile, TransactionFiles.encode(append)); // as Lance writes it before staging its manifest
+    int gets = store.calls(Call.GET);
+    int creates = store.calls(Call.PUT_IF_ABSENT);
+
+    ops.stageTransactionWrittenByWriter(append);
+
+    assertThat(store.calls(Call.GET) - gets).as("one read").isEqualTo(1);
+    assertThat(store.calls(Call.PUT_IF_ABSENT) - creates).as("no create").isZero();
+    assertThat(Files.readAllBytes(txnFile)).isEqualTo(TransactionFiles.encode(append));
+
+    // a writer that said so but did not write it: the file is created
+    Transaction unwritten = transactions.append(1);
+    ops.stageTransactionWrittenByWriter(unwritten);
+    assertThat(Files.readAllBytes(root.resolve(TABLE_KEY).resolve(TransactionFiles.path(unwritten))))
+        .isEqualTo(TransactionFiles.encode(unwritten));
+
+    // another transaction under the same uuid and read version is refused, the file left as it was
+    Transaction impostor = append.toBuilder().putTransactionProperties("who", "impostor").build();
+    assertThatThrownBy(() -> ops.stageTransactionWrittenByWriter(impostor))
+        .isInstanceOf(dev.lancecommit.rules.conflict.CommitConflictException.class)
+        .hasMessageContaining("uuid");
+    assertThat(Files.readAllBytes(txnFile)).isEqualTo(TransactionFiles.encode(append));
+
+    // a read that fails is settled by the create, which finds the file and compares it, as without the read
+    store.failNext(Call.GET, 1, When.BEFORE, key -> key.contains("/_transactions/"),
+        FaultInjectingObjectStore.unavailable());
+    ops.stageTransactionWrittenByWriter(append);
+    assertThatThrownBy(() -> {
+      store.failNext(Call.GET, 1, When.BEFORE, key -> key.contains("/_transactions/"),
+          FaultInjectingObjectStore.unavailable());
+      ops.stageTransactionWrittenByWriter(impostor);
+    }).isInstanceOf(dev.lancecommit.rules.conflict.CommitConflictException.class);
+    assertThat(Files.readAllBytes(txnFile)).isEqualTo(TransactionFiles.encode(append));
+  }
+
+  @Test
   void stagingNeverOverwritesAFileOfAnotherTransactionAndKeepsOneOfItsOwn() throws Exception {
     TableSnapshot base = landed(ops.current(), transactions.create());
     Transaction append = transactions.append(1);
