@@ -16,13 +16,13 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.Collections;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -70,8 +70,8 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * </ul>
  * The whole upsert is timed (merge_insert cannot be split), except, with files written ahead, the fragment of the new
  * row, which {@code coordinator} and {@code lance update} writers then find written ({@link #rowsWrittenAhead}).
- * Afterwards: version 1 + acknowledged upserts (fewer when
- * grouped), every key present once, holding the value its last acknowledged upsert wrote.
+ * Afterwards: version 1 + acknowledged upserts (fewer when grouped), every key present once, holding the value its
+ * last acknowledged upsert wrote.
  */
 final class UpsertWorkload implements Workload {
   static final String COORDINATOR = "coordinator";
@@ -342,9 +342,9 @@ final class UpsertWorkload implements Workload {
   /**
    * Each writer's first new rows, one fragment each, written before the window when the options ask for files
    * ahead ({@link BenchOptions#dataFilesAheadOfWindow}, split evenly over the writers), as the appends' data files
-   * are. What an upsert writes is known in advance ({@link #keyOf}, {@link #valueOf}), so
-   * only the fragment is written ahead: its deletion file, or the fragment it removes, depends on the version it
-   * commits on, and is made inside the window by both systems.
+   * are. What an upsert writes is known in advance ({@link #keyOf}, {@link #valueOf}), so only the fragment is
+   * written ahead: its deletion file, or the fragment it removes, depends on the version it commits on, and is made
+   * inside the window by both systems.
    */
   private static List<List<FragmentMetadata>> rowsWrittenAhead(Cell cell, LanceTables lance) throws Exception {
     int writers = cell.writers();
