@@ -35,6 +35,7 @@ import dev.lancecommit.rules.group.GroupBuilder;
 import dev.lancecommit.rules.group.GroupBuilder.Verdict;
 import dev.lancecommit.rules.group.GroupMembers;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -775,12 +776,13 @@ final class CommitLane {
     int size = version.members.size();
     List<CommitEvent.Member> described = new ArrayList<>(size);
     NewFragmentIds added = NewFragmentIds.in(next.state().manifest(), recorded);
+    Optional<CommitResult.WrittenManifest> written = Optional.of(written(next));
     for (Member member : version.members) {
       Transaction sent = member.decoded;
       List<Long> ids = added.of(sent);
       described.add(member.describe(ids));
       finish(member, new CommitResult(next.version(), sent.getReadVersion(), sent.getUuid(), manifestUri,
-          kind.lanceName(), size, ids), null);
+          kind.lanceName(), size, ids, written), null);
     }
     TableRef ref = version.members.get(size - 1).table;
     TraceContext trace = version.members.get(0).observation.trace();
@@ -955,7 +957,15 @@ final class CommitLane {
     Transaction txn = ready.transaction();
     return new CommitResult(ready.version(), txn.getReadVersion(), txn.getUuid(),
         ops.manifestUri(ready.version(), ready.next().scheme()), ready.kind().lanceName(), 1,
-        NewFragmentIds.in(ready.next().state().manifest(), ready.next().transaction()).of(txn));
+        NewFragmentIds.in(ready.next().state().manifest(), ready.next().transaction()).of(txn),
+        Optional.of(written(ready.next())));
+  }
+
+  /** The manifest of {@code next} as written: what describing the version would otherwise ask the store. */
+  private static CommitResult.WrittenManifest written(NextVersion next) {
+    com.google.protobuf.Timestamp at = next.state().manifest().getTimestamp();
+    return new CommitResult.WrittenManifest(next.manifestSize(), Instant.ofEpochSecond(at.getSeconds(),
+        at.getNanos()));
   }
 
   /** The event of {@code ready}, written, whose writer was answered {@code result}. */
@@ -1063,7 +1073,7 @@ final class CommitLane {
         }
         String manifestUri = ops.manifestUri(version, current.scheme());
         finish(member, new CommitResult(version, txn.getReadVersion(), txn.getUuid(), manifestUri,
-            OperationKind.CLONE.lanceName()), null);
+            OperationKind.CLONE.lanceName(), 1, List.of(), Optional.of(written(prepared))), null);
         CommitEvent.Member described = member.describe();
         TraceContext trace = member.observation.trace();
         after.execute(() -> handOver(() -> CommitEventFactory.committed(member.table, null, next, txn,

@@ -126,7 +126,7 @@ public final class CreateTableVersion {
    * The version as created.
    *
    * @param manifestUri the full URI of the version's manifest
-   * @param committedAt when the store wrote the manifest
+   * @param committedAt the version's timestamp (the manifest's, or when the store wrote it)
    * @param eTag an e_tag for the answer: empty when the version is the staged one; when it is another, one that names
    *     no stored object, so that the client's caches never take its staged manifest for the landed version
    */
@@ -226,15 +226,16 @@ public final class CreateTableVersion {
   }
 
   /**
-   * Submits the staged transaction; the future completes with the version it landed as, or fails with a
+   * Submits the staged transaction; the future completes with the commit's answer (the version it landed as), or
+   * fails with a
    * {@link VersionConflictException} when the staged version is taken (or not the next one) and the transaction may
    * not move on.
    */
-  public CompletableFuture<Long> commit(Staged staged, String actor) {
+  public CompletableFuture<CommitResult> commit(Staged staged, String actor) {
     return commits.commit(staged.table, request(staged, actor))
         .handle((result, failure) -> {
           if (failure == null) {
-            return result.version();
+            return result;
           }
           Throwable cause = failure instanceof CompletionException && failure.getCause() != null
               ? failure.getCause() : failure;
@@ -288,9 +289,9 @@ public final class CreateTableVersion {
   }
 
   /** Removes the staged file and describes the version; blocking. */
-  public Created finish(Staged staged, long version) {
+  public Created finish(Staged staged, CommitResult committed) {
     removeStaged(staged);
-    return describe(staged, version);
+    return describe(staged, committed);
   }
 
   /**
@@ -306,20 +307,28 @@ public final class CreateTableVersion {
     }
   }
 
-  /** Describes the version as created (its manifest's size and write time); blocking. */
-  public Created describe(Staged staged, long version) {
+  /**
+   * Describes the version as created: its manifest's size and timestamp as the commit wrote them, without a store
+   * request ({@link CommitResult#written}); for a version that landed before (a request made again) they are asked
+   * of the store, and this blocks.
+   */
+  public Created describe(Staged staged, CommitResult committed) {
     TableOperations ops = staged.ops;
+    long version = committed.version();
     ManifestNaming.Scheme scheme = staged.request.scheme();
     String manifestUri = ops.manifestUri(version, scheme);
-    ObjectInfo manifest = ops.manifestInfo(version, scheme).orElseThrow(() ->
-        new StoreException("Version " + version + " was committed but its manifest " + manifestUri + " is missing"));
+    CommitResult.WrittenManifest manifest = committed.written().orElseGet(() -> {
+      ObjectInfo info = ops.manifestInfo(version, scheme).orElseThrow(() -> new StoreException(
+          "Version " + version + " was committed but its manifest " + manifestUri + " is missing"));
+      return new CommitResult.WrittenManifest(info.size(), info.lastModified());
+    });
     Optional<String> eTag = Optional.empty();
     if (version != staged.request.version()) {
       LOG.debug("Transaction {} staged as version {} of {} landed as version {}", staged.transaction.getUuid(),
           staged.request.version(), staged.table.joinedId(), version);
       eTag = Optional.of(LANDED_ELSEWHERE_ETAG_PREFIX + staged.transaction.getUuid());
     }
-    return new Created(staged.transaction.getUuid(), version, manifestUri, manifest.size(),
-        manifest.lastModified(), eTag);
+    return new Created(staged.transaction.getUuid(), version, manifestUri, manifest.size(), manifest.timestamp(),
+        eTag);
   }
 }

@@ -168,7 +168,7 @@ final class BatchRoutes {
               List<CreateTableVersion.Created> created = new ArrayList<>();
               List<CommitResult> results = committed.results();
               for (int i = 0; i < results.size(); i++) {
-                created.add(service.finish(submitted.staged().get(i), results.get(i).version()));
+                created.add(service.finish(submitted.staged().get(i), results.get(i)));
               }
               return answer.json(committed.batchId(), created);
             })))

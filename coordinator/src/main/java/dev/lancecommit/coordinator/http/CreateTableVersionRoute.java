@@ -3,6 +3,7 @@ package dev.lancecommit.coordinator.http;
 import dev.lancecommit.coordinator.auth.AccessControl;
 import dev.lancecommit.coordinator.auth.Permission;
 import dev.lancecommit.coordinator.auth.Principal;
+import dev.lancecommit.coordinator.commit.CommitResult;
 import dev.lancecommit.coordinator.commit.CreateTableVersion;
 import dev.lancecommit.coordinator.namespace.Catalog;
 import dev.lancecommit.coordinator.namespace.TableEntry;
@@ -63,24 +64,28 @@ final class CreateTableVersionRoute {
       CreateTableVersion.Staged staged = stage(service, entry, request, branches);
       CloneSourceAccess.require(access, caller, catalog, staged.transaction().toByteArray());
       return new Submitted(staged, service.commit(staged, caller.name()));
-    }).compose(submitted -> Future.fromCompletionStage(submitted.version, ctx.vertx().getOrCreateContext())
-            .compose(version -> finish(service, submitted.staged, version)))
+    }).compose(submitted -> Future.fromCompletionStage(submitted.committed, ctx.vertx().getOrCreateContext())
+            .compose(committed -> finish(service, submitted.staged, committed)))
         .onSuccess(created -> Responses.json(ctx, json(created)))
         .onFailure(ctx::fail);
   }
 
   /**
-   * Describes the version created and removes the staged manifest side by side (two store requests, each a round
-   * trip on an object store); answers once both are done, so the staged file is gone when the client hears back.
+   * Describes the version created, from what the commit wrote (a store request only for a version that landed
+   * before), and removes the staged manifest after the answer, off its path: the client never reads or deletes the
+   * staged file (Lance's namespace commit handler forgets it once the namespace answers), and a removal that fails
+   * or never runs leaves a file no manifest names, as a failed Lance commit does. An object store's delete is a
+   * round trip the answer no longer waits for.
    */
   private Future<CreateTableVersion.Created> finish(CreateTableVersion service, CreateTableVersion.Staged staged,
-      long version) {
-    Future<CreateTableVersion.Created> described = blocking.run(() -> service.describe(staged, version));
-    Future<Void> removed = blocking.run(() -> {
+      CommitResult committed) {
+    Future<CreateTableVersion.Created> described = committed.written().isPresent()
+        ? Future.succeededFuture(service.describe(staged, committed))
+        : blocking.run(() -> service.describe(staged, committed));
+    return described.onComplete(done -> blocking.run(() -> {
       service.removeStaged(staged);
       return null;
-    });
-    return Future.all(described, removed).map(done -> described.result());
+    }));
   }
 
   /**
@@ -163,5 +168,5 @@ final class CreateTableVersionRoute {
   record Request(List<String> id, long version, String manifestPath, OptionalLong size,
       Optional<ManifestNaming.Scheme> scheme, String branch) {}
 
-  private record Submitted(CreateTableVersion.Staged staged, CompletableFuture<Long> version) {}
+  private record Submitted(CreateTableVersion.Staged staged, CompletableFuture<CommitResult> committed) {}
 }

@@ -156,13 +156,21 @@ final class InternalLaneRoutes {
 
   /** The owner's answer as CommitTable gives it; {@link #result(JsonObject)} reads it back. */
   static JsonObject result(CommitResult result) {
-    return CommitRoute.toJson(result);
+    JsonObject json = CommitRoute.toJson(result);
+    result.written().ifPresent(written -> json
+        .put("written_manifest_size", written.size())
+        .put("written_timestamp", written.timestamp().toString()));
+    return json;
   }
 
   static CommitResult result(JsonObject json) {
+    Long size = json.getLong("written_manifest_size");
+    String timestamp = json.getString("written_timestamp");
+    Optional<CommitResult.WrittenManifest> written = size == null || timestamp == null ? Optional.empty()
+        : Optional.of(new CommitResult.WrittenManifest(size, java.time.Instant.parse(timestamp)));
     return new CommitResult(json.getLong("version"), json.getLong("read_version"), json.getString("transaction_uuid"),
         json.getString("manifest_path"), json.getString("operation"), json.getInteger("group_size", 1),
-        fragmentIds(json.getJsonArray("new_fragment_ids")));
+        fragmentIds(json.getJsonArray("new_fragment_ids")), written);
   }
 
   private static java.util.List<Long> fragmentIds(io.vertx.core.json.JsonArray ids) {

@@ -3,6 +3,7 @@ package dev.lancecommit.coordinator.observe;
 import dev.lancecommit.coordinator.storage.ObjectAlreadyExistsException;
 import dev.lancecommit.coordinator.storage.ObjectInfo;
 import dev.lancecommit.coordinator.storage.ObjectStore;
+import dev.lancecommit.coordinator.storage.ObjectTail;
 import dev.lancecommit.coordinator.storage.StagedPut;
 import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
@@ -53,6 +54,17 @@ public final class ObservedObjectStore implements ObjectStore {
   @Override
   public Optional<byte[]> get(String key) {
     return call("get", key, () -> delegate.get(key), Optional::isEmpty);
+  }
+
+  /** A ranged read of the delegate (an S3 range GET), not the whole object: file checks read footers this way. */
+  @Override
+  public Optional<ObjectTail> getTail(String key, int maxBytes) {
+    return call("get_range", key, () -> delegate.getTail(key, maxBytes), Optional::isEmpty);
+  }
+
+  @Override
+  public Optional<byte[]> getRange(String key, long offset, int length) {
+    return call("get_range", key, () -> delegate.getRange(key, offset, length), Optional::isEmpty);
   }
 
   @Override

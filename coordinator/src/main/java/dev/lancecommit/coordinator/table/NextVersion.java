@@ -66,6 +66,11 @@ public final class NextVersion {
     return transaction;
   }
 
+  /** The size of the manifest file, as written. */
+  public long manifestSize() {
+    return manifestFile.length;
+  }
+
   byte[] manifestFile() {
     return manifestFile;
   }

@@ -168,7 +168,7 @@ class CommitLaneTest {
     int manifestsBefore = manifestCount();
 
     CommitResult again = commit(txn);
-    assertThat(again).isEqualTo(first);
+    assertThat(again).isEqualTo(first.answer());
     assertThat(manifestCount()).isEqualTo(manifestsBefore);
     assertThat(latestOnDisk().version()).isEqualTo(3);
   }
@@ -349,6 +349,57 @@ class CommitLaneTest {
     assertThat(java.nio.file.Files.readAllBytes(root.resolve(TABLE_KEY)
         .resolve(dev.lancecommit.format.TransactionFiles.path(unwritten))))
         .isEqualTo(dev.lancecommit.format.TransactionFiles.encode(unwritten));
+  }
+
+  @Test
+  void aLandedAnswerSaysTheManifestAsWrittenAndAResubmissionsAnswerDoesNot() throws Exception {
+    commit(create());
+    Transaction txn = append(1);
+
+    CommitResult landed = commit(txn);
+
+    Path manifest = root.resolve(TABLE_KEY).resolve(ManifestNaming.path(ManifestNaming.Scheme.V2, 2));
+    com.google.protobuf.Timestamp recorded = ManifestFile.decode(java.nio.file.Files.readAllBytes(manifest))
+        .manifest().getTimestamp();
+    assertThat(landed.written()).contains(new CommitResult.WrittenManifest(java.nio.file.Files.size(manifest),
+        Instant.ofEpochSecond(recorded.getSeconds(), recorded.getNanos())));
+    CommitResult again = commit(txn);
+    assertThat(again.written()).as("the version landed before: nothing was written").isEmpty();
+    assertThat(again).isEqualTo(landed.answer());
+  }
+
+  @Test
+  void aStagedVersionIsDescribedFromWhatItsCommitWroteWithoutAskingTheStore() throws Exception {
+    commit(create());
+    Transaction txn = append(1);
+    ManifestFile latest = ManifestFile.decode(java.nio.file.Files.readAllBytes(
+        root.resolve(TABLE_KEY).resolve(ManifestNaming.path(ManifestNaming.Scheme.V2, 1))));
+    String stagedName = ManifestNaming.fileName(ManifestNaming.Scheme.V2, 2) + "-" + UUID.randomUUID();
+    Path stagedFile = root.resolve(TABLE_KEY).resolve("_versions").resolve(stagedName);
+    java.nio.file.Files.write(stagedFile, new ManifestFile(latest.manifest().toBuilder().setVersion(2).build(),
+        latest.indices(), Optional.of(txn)).encode());
+    CreateTableVersion versions = new CreateTableVersion(service, location -> table);
+    CreateTableVersion.Staged staged = versions.stage(ref, new CreateTableVersion.Request(stagedName,
+        stagedFile.toString(), 2, java.util.OptionalLong.empty(), ManifestNaming.Scheme.V2, false));
+    // the answer must not need a HEAD of the manifest: one would fail
+    java.util.function.Predicate<String> manifests = key -> key.contains("/_versions/");
+    store.failNext(Call.HEAD, 1, When.BEFORE, manifests, FaultInjectingObjectStore.unavailable());
+
+    CommitResult committed = versions.commit(staged, "tester").get(30, TimeUnit.SECONDS);
+    CreateTableVersion.Created created = versions.describe(staged, committed);
+
+    Path manifest = root.resolve(TABLE_KEY).resolve(ManifestNaming.path(ManifestNaming.Scheme.V2, 2));
+    assertThat(store.pendingFaults(Call.HEAD)).as("no HEAD of the manifest").isEqualTo(1);
+    assertThat(created.version()).isEqualTo(2);
+    assertThat(created.manifestSize()).isEqualTo(java.nio.file.Files.size(manifest));
+    com.google.protobuf.Timestamp recorded = ManifestFile.decode(java.nio.file.Files.readAllBytes(manifest))
+        .manifest().getTimestamp();
+    assertThat(created.committedAt()).isEqualTo(Instant.ofEpochSecond(recorded.getSeconds(), recorded.getNanos()));
+    // a version that landed before (the request made again) is described from the store
+    assertThatThrownBy(() -> versions.describe(staged, committed.answer()))
+        .isInstanceOf(StoreUnavailableException.class);
+    assertThat(versions.describe(staged, committed.answer()).manifestSize())
+        .isEqualTo(java.nio.file.Files.size(manifest));
   }
 
   private static CommitRequest writerWroteItsFile(Transaction txn) {

@@ -288,7 +288,7 @@ class PipelinedLaneTest {
         .extracting(DataFragment::getId).containsExactly(0L, 1L, 2L, 3L, 4L);
     // a member resubmitted after the version landed hears the same answer, its fragment ids included
     CommitResult again = commit(waiting.get(1));
-    assertThat(again).isEqualTo(answers.get(1).get());
+    assertThat(again).isEqualTo(answers.get(1).get().answer());
     // the commit events name each member's fragment ids too
     events.await(1L, 2L, 3L);
     assertThat(events.at(2).members()).singleElement()
@@ -422,8 +422,8 @@ class PipelinedLaneTest {
 
     CommitResult answer = first.get(20, TimeUnit.SECONDS);
     assertThat(answer.version()).isEqualTo(3);
-    assertThat(again.get(20, TimeUnit.SECONDS)).isEqualTo(answer);
-    assertThat(andAgain.get(20, TimeUnit.SECONDS)).isEqualTo(answer);
+    assertThat(again.get(20, TimeUnit.SECONDS).answer()).isEqualTo(answer.answer());
+    assertThat(andAgain.get(20, TimeUnit.SECONDS).answer()).isEqualTo(answer.answer());
     assertThat(storage().versions().versions()).containsExactly(1L, 2L, 3L);
     assertThat(transactionFiles()).filteredOn(name -> name.contains(a1.getUuid())).hasSize(1);
   }
@@ -447,7 +447,7 @@ class PipelinedLaneTest {
     LaneCommitService restarted = newService(settings());
     int writesBefore = store.calls(Call.PUT_IF_ABSENT);
     CommitResult again = restarted.commit(ref, request(members.get(1), "a")).get(20, TimeUnit.SECONDS);
-    assertThat(again).isEqualTo(shared);
+    assertThat(again).isEqualTo(shared.answer());
     assertThat(store.calls(Call.PUT_IF_ABSENT)).as("no version or .txn written").isEqualTo(writesBefore);
     assertThat(storage().versions().versions()).containsExactly(1L, 2L, 3L, 4L);
   }
@@ -618,7 +618,7 @@ class PipelinedLaneTest {
     int writes = store.calls(Call.PUT_IF_ABSENT);
 
     for (LaneCommitService lanes : List.of(service, newService(settings()))) { // this lane, and after a restart
-      assertThat(submitUpsertTo(lanes, rebased, "b").get(20, TimeUnit.SECONDS)).isEqualTo(landed);
+      assertThat(submitUpsertTo(lanes, rebased, "b").get(20, TimeUnit.SECONDS)).isEqualTo(landed.answer());
     }
     assertThat(store.calls(Call.PUT_IF_ABSENT)).isEqualTo(writes);
     for (ObjectInfo info : store.delegate().list(table.rootKey())) {

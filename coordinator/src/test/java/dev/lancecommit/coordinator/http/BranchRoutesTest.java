@@ -262,7 +262,7 @@ class BranchRoutesTest extends LaneServerFixture {
 
     assertThat(created.getJsonObject("version").getLong("version")).isEqualTo(4L);
     assertThat(created.getJsonObject("version").getString("manifest_path")).contains("/tree/dev/_versions/");
-    assertThat(staged).doesNotExist();
+    awaitRemoved(staged); // after the answer, off its path
     assertThat(versions("dev")).containsExactly(3L, 4L);
     assertThat(versions("")).containsExactly(1L, 2L, 3L);
     try (Dataset ds = lance.open(); Dataset dev = ds.checkout(Ref.ofBranch("dev"))) {

@@ -88,7 +88,7 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
     assertThat(reply.getJsonObject("version").getLong("version")).isEqualTo(2);
     assertThat(reply.getJsonObject("version").getString("manifest_path")).isEqualTo(manifest.toString());
     assertThat(reply.getJsonObject("version").getLong("manifest_size")).isEqualTo(Files.size(manifest));
-    assertThat(staged).doesNotExist();
+    awaitRemoved(staged); // after the answer, off its path
     ManifestFile committed = ManifestFile.decode(Files.readAllBytes(manifest));
     assertThat(committed.version()).isEqualTo(2);
     assertThat(committed.transaction().orElseThrow().getUuid()).isEqualTo(txn.getUuid());
@@ -121,7 +121,7 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
     JsonObject reply = post("/v1/table/ns$c/version/create", request).ok();
 
     assertThat(reply.getJsonObject("version").getLong("version")).isEqualTo(2);
-    assertThat(staged).doesNotExist();
+    awaitRemoved(staged); // after the answer, off its path
     try (LanceTables cloned = LanceTables.local(clone)) {
       assertThat(cloned.readIds(2)).containsExactlyInAnyOrderElementsOf(ids(0, 10));
     }
@@ -141,7 +141,7 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
     assertThat(again.getJsonObject("version").getLong("version")).isEqualTo(2);
     assertThat(again.getString("transaction_id")).isEqualTo(txn.getUuid());
     assertThat(versions()).containsExactly(1L, 2L);
-    assertThat(staged).doesNotExist();
+    awaitRemoved(staged); // after the answer, off its path
   }
 
   @Test
@@ -203,7 +203,7 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
     assertThat(version.getLong("version")).isEqualTo(4);
     assertThat(version.getString("manifest_path")).isEqualTo(manifestOf(4).toString());
     assertThat(version.getString("e_tag")).isEqualTo(CreateTableVersion.LANDED_ELSEWHERE_ETAG_PREFIX + txn.getUuid());
-    assertThat(staged).doesNotExist();
+    awaitRemoved(staged); // after the answer, off its path
     assertThat(lance.readIds(4)).containsExactlyInAnyOrderElementsOf(ids(0, 20));
     // and an Append whose staged version is free lands as exactly that version, with no e_tag
     JsonObject next = post(ON_LATEST, request(5, stage(5, Optional.of(append(4, 20)), ""))).ok()
@@ -319,7 +319,7 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
 
     assertThat(version.getLong("version")).isEqualTo(4);
     assertThat(version.getString("e_tag")).isEqualTo(CreateTableVersion.LANDED_ELSEWHERE_ETAG_PREFIX + txn.getUuid());
-    assertThat(staged).doesNotExist();
+    awaitRemoved(staged); // after the answer, off its path
     assertThat(lance.readIds(4)).containsExactlyInAnyOrderElementsOf(ids(0, 20));
   }
 

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancecommit.coordinator.commit.CommitResult;
 import io.vertx.core.json.JsonObject;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** A commit forwarded to the owner of its table is answered with what the owner's lane answered, field by field. */
@@ -16,6 +18,10 @@ class InternalLaneResultTest {
     assertThat(InternalLaneRoutes.result(InternalLaneRoutes.result(grouped))).isEqualTo(grouped);
     CommitResult none = new CommitResult(3, 2, "u-2", "s3://b/t.lance/_versions/3.manifest", "Delete");
     assertThat(InternalLaneRoutes.result(InternalLaneRoutes.result(none))).isEqualTo(none);
+    CommitResult written = new CommitResult(5, 4, "u-3", "s3://b/t.lance/_versions/5.manifest", "Append", 1,
+        List.of(7L),
+        Optional.of(new CommitResult.WrittenManifest(1234, Instant.parse("2026-12-04T15:01:02.123456789Z"))));
+    assertThat(InternalLaneRoutes.result(InternalLaneRoutes.result(written))).isEqualTo(written);
   }
 
   @Test

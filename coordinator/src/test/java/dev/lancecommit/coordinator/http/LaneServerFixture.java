@@ -109,6 +109,15 @@ abstract class LaneServerFixture {
     return lanes;
   }
 
+  /**
+   * Waits for a staged manifest to be removed: CreateTableVersion removes it after answering, so it may still be
+   * there when the answer arrives.
+   */
+  static void awaitRemoved(java.nio.file.Path staged) {
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+        .untilAsserted(() -> org.assertj.core.api.Assertions.assertThat(staged).doesNotExist());
+  }
+
   record Reply(int status, String body) {
     JsonObject json() {
       return new JsonObject(body);
