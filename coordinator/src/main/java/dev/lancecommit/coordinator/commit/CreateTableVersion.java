@@ -227,9 +227,8 @@ public final class CreateTableVersion {
 
   /**
    * Submits the staged transaction; the future completes with the commit's answer (the version it landed as), or
-   * fails with a
-   * {@link VersionConflictException} when the staged version is taken (or not the next one) and the transaction may
-   * not move on.
+   * fails with a {@link VersionConflictException} when the staged version is taken (or not the next one) and the
+   * transaction may not move on.
    */
   public CompletableFuture<CommitResult> commit(Staged staged, String actor) {
     return commits.commit(staged.table, request(staged, actor))
