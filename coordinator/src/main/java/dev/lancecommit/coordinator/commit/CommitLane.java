@@ -35,7 +35,6 @@ import dev.lancecommit.rules.group.GroupBuilder;
 import dev.lancecommit.rules.group.GroupBuilder.Verdict;
 import dev.lancecommit.rules.group.GroupMembers;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -962,10 +961,9 @@ final class CommitLane {
   }
 
   /** The manifest of {@code next} as written: what describing the version would otherwise ask the store. */
-  private static CommitResult.WrittenManifest written(NextVersion next) {
-    com.google.protobuf.Timestamp at = next.state().manifest().getTimestamp();
-    return new CommitResult.WrittenManifest(next.manifestSize(), Instant.ofEpochSecond(at.getSeconds(),
-        at.getNanos()));
+  private CommitResult.WrittenManifest written(NextVersion next) {
+    return new CommitResult.WrittenManifest(next.manifestSize(),
+        VersionEvents.committedAt(next.state().manifest(), clock.instant()));
   }
 
   /** The event of {@code ready}, written, whose writer was answered {@code result}. */

@@ -213,18 +213,9 @@ public final class TableOperations {
    * @throws StoreUnavailableException when the store is down (nothing of the version is visible: no manifest)
    */
   public StagedVersion stage(TableSnapshot base, NextVersion next, Map<String, byte[]> auxiliaryFiles) {
-    return stage(base, next, auxiliaryFiles, null);
-  }
-
-  /**
-   * {@link #stage(TableSnapshot, NextVersion, Map)}, with the manifest staged on {@code manifestStaging} (see
-   * {@link #staged(TableSnapshot, NextVersion, Executor)}).
-   */
-  public StagedVersion stage(TableSnapshot base, NextVersion next, Map<String, byte[]> auxiliaryFiles,
-      Executor manifestStaging) {
     stageDeletionFiles(auxiliaryFiles);
     stageTransaction(next.transaction());
-    return staged(base, next, manifestStaging);
+    return staged(base, next);
   }
 
   /**
