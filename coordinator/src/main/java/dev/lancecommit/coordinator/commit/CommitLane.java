@@ -489,11 +489,17 @@ final class CommitLane {
         && ops.requestsAreRoundTrips();
     // A lone transaction is recorded under the name its writer gave the file; a file holding other bytes is refused
     // either way (TableOperations#stageTransactionWrittenByWriter compares as a failed create would).
-    boolean writtenByWriter = joined.size() == 1 && joined.get(0).request.transactionFileWritten();
-    Runnable writeTransaction = writtenByWriter
-        ? () -> ops.stageTransactionWrittenByWriter(built.recorded())
-        : () -> ops.stageTransaction(built.recorded());
-    ClaimableTask<Boolean> transactionWritten = !transactionBeside && files.enabled() && ops.requestsAreRoundTrips()
+    CommitRequest.TransactionFile writerFile = joined.size() == 1
+        ? joined.get(0).request.transactionFile() : CommitRequest.TransactionFile.NOT_WRITTEN;
+    // Decoded from its file before the request, and recorded as sent: the file holds the recorded transaction.
+    boolean fileHoldsRecorded = writerFile == CommitRequest.TransactionFile.READ_AS_SENT
+        && built.recorded().equals(joined.get(0).transaction());
+    Runnable writeTransaction = fileHoldsRecorded ? () -> { }
+        : writerFile != CommitRequest.TransactionFile.NOT_WRITTEN
+            ? () -> ops.stageTransactionWrittenByWriter(built.recorded())
+            : () -> ops.stageTransaction(built.recorded());
+    ClaimableTask<Boolean> transactionWritten = !transactionBeside && !fileHoldsRecorded && files.enabled()
+        && ops.requestsAreRoundTrips()
         ? ClaimableTask.start(() -> {
           writeTransaction.run();
           return true;

@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator.commit;
 
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -17,24 +18,44 @@ import java.util.Optional;
  *     version, expects
  * @param landsAs the one version this transaction may become, 0 for any: a stock client's staged version
  *     (CreateTableVersion), which is created as exactly that version or refused as taken, whatever its read version
- * @param transactionFileWritten the writer says it wrote the transaction's {@code _transactions/} file itself (a
- *     stock client's staged manifest names it: Lance writes it before staging): when the transaction gets a version
- *     of its own, the lane reads that file and writes it only if it is missing, one store request instead of a
- *     create that fails followed by the same read; the outcome is the same either way
+ * @param transactionFile what the transaction's {@code _transactions/} file holds as the request arrives
  */
 public record CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, boolean rebase, String actor,
-    boolean rebaseOverAppendsOnly, boolean groupable, long landsAs, boolean transactionFileWritten) {
+    boolean rebaseOverAppendsOnly, boolean groupable, long landsAs, TransactionFile transactionFile) {
+
+  /**
+   * What is known of the {@code _transactions/{read_version}-{uuid}.txn} file of a request's transaction. When the
+   * transaction gets a version of its own and is recorded as sent, the lane needs that file to hold it; the outcome is
+   * the same whichever is said, only the store requests differ.
+   */
+  public enum TransactionFile {
+    /** Nothing is known of it: the lane creates it. */
+    NOT_WRITTEN,
+    /**
+     * The writer wrote it (a stock client's staged manifest names it: Lance writes it before staging): the lane reads
+     * it and creates it only if it is missing, one store request instead of a create that fails and the same read.
+     */
+    WRITTEN,
+    /**
+     * Read before the request was made: {@link #transaction} was decoded from it (a staged manifest's transaction
+     * without an inline copy), under the name it gives. The lane makes no store request for it when it records the
+     * transaction as sent.
+     */
+    READ_AS_SENT
+  }
 
   public CommitRequest {
     if (landsAs < 0) {
       throw new IllegalArgumentException("landsAs must be a version or 0: " + landsAs);
     }
+    Objects.requireNonNull(transactionFile, "transactionFile");
   }
 
   /** A request whose writer did not write the transaction's file. */
   public CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, boolean rebase, String actor,
       boolean rebaseOverAppendsOnly, boolean groupable, long landsAs) {
-    this(transaction, affectedRows, rebase, actor, rebaseOverAppendsOnly, groupable, landsAs, false);
+    this(transaction, affectedRows, rebase, actor, rebaseOverAppendsOnly, groupable, landsAs,
+        TransactionFile.NOT_WRITTEN);
   }
 
   /** A request that may become any version. */
@@ -51,12 +72,12 @@ public record CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, b
   /** The same request with other transaction bytes. */
   public CommitRequest withTransaction(byte[] otherTransaction) {
     return new CommitRequest(otherTransaction, affectedRows, rebase, actor, rebaseOverAppendsOnly, groupable, landsAs,
-        false);
+        TransactionFile.NOT_WRITTEN);
   }
 
   /** The same request, committed in a version of its own. */
   public CommitRequest alone() {
     return new CommitRequest(transaction, affectedRows, rebase, actor, rebaseOverAppendsOnly, false, landsAs,
-        transactionFileWritten);
+        transactionFile);
   }
 }

@@ -100,16 +100,16 @@ public final class CreateTableVersion {
     private final TableOperations ops;
     private final Request request;
     private final Transaction transaction;
-    /** The staged manifest names the transaction's file by the name the coordinator gives it: the writer wrote it. */
-    private final boolean transactionFileWritten;
+    /** What the transaction's {@code .txn} file is known to hold. */
+    private final CommitRequest.TransactionFile transactionFile;
 
     private Staged(TableRef table, TableOperations ops, Request request, Transaction transaction,
-        boolean transactionFileWritten) {
+        CommitRequest.TransactionFile transactionFile) {
       this.table = table;
       this.ops = ops;
       this.request = request;
       this.transaction = transaction;
-      this.transactionFileWritten = transactionFileWritten;
+      this.transactionFile = transactionFile;
     }
 
     public TableRef table() {
@@ -163,14 +163,27 @@ public final class CreateTableVersion {
           + request.manifestPath() + "' holds the manifest of version " + staged.version()
           + ", the request creates version " + request.version());
     }
-    Transaction txn = transactionOf(ops, staged, request.manifestPath());
+    VersionTransaction found = ops.lookupTransaction(staged);
+    Transaction txn = transactionOf(found, request.manifestPath());
     if (txn.hasClone()) {
       requireNext(ops, request, txn);
     }
     // Anything else: the lane lands it as exactly this version or refuses it, without a listing here.
-    // Lance writes the transaction's file before it stages the manifest that names it.
-    boolean fileWritten = staged.transactionFile().equals(TransactionFiles.fileName(txn));
-    return new Staged(table, ops, request, txn, fileWritten);
+    return new Staged(table, ops, request, txn, transactionFile(staged, found, txn));
+  }
+
+  /**
+   * Lance writes the transaction's file before it stages the manifest that names it, so a staged manifest naming the
+   * file the coordinator would write says the writer wrote it. Where the transaction was read from that very file
+   * (pylance 14 stages no inline copy), the file is known to hold it, and the lane need not read it a second time.
+   */
+  private static CommitRequest.TransactionFile transactionFile(ManifestFile.TransactionPart staged,
+      VersionTransaction found, Transaction txn) {
+    if (!staged.transactionFile().equals(TransactionFiles.fileName(txn))) {
+      return CommitRequest.TransactionFile.NOT_WRITTEN;
+    }
+    return found.source() == VersionTransaction.Source.FILE
+        ? CommitRequest.TransactionFile.READ_AS_SENT : CommitRequest.TransactionFile.WRITTEN;
   }
 
   /**
@@ -205,9 +218,7 @@ public final class CreateTableVersion {
   }
 
   /** The staged manifest's transaction: inline, else the {@code .txn} file it names. */
-  private static Transaction transactionOf(TableOperations ops, ManifestFile.TransactionPart staged,
-      String manifestPath) {
-    VersionTransaction found = ops.lookupTransaction(staged);
+  private static Transaction transactionOf(VersionTransaction found, String manifestPath) {
     String file = found.fileName();
     return switch (found.source()) {
       case INLINE, FILE -> found.transaction();
@@ -258,7 +269,7 @@ public final class CreateTableVersion {
     // tell an invalid transaction from a taken version first).
     long landsAs = onLatest || exact || txn.hasClone() ? 0 : staged.request.version();
     return new CommitRequest(txn.toByteArray(), Optional.empty(), !exact || onLatest, actor, onLatest, false,
-        landsAs, staged.transactionFileWritten);
+        landsAs, staged.transactionFile);
   }
 
   /**

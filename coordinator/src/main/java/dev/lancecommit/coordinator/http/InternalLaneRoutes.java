@@ -138,7 +138,9 @@ final class InternalLaneRoutes {
         .put("rebase_over_appends_only", request.rebaseOverAppendsOnly())
         .put("groupable", request.groupable())
         .put("lands_as", request.landsAs())
-        .put("transaction_file_written", request.transactionFileWritten());
+        .put("transaction_file", request.transactionFile().name())
+        // what an instance of an earlier build reads instead (it then reads the file once more)
+        .put("transaction_file_written", request.transactionFile() != CommitRequest.TransactionFile.NOT_WRITTEN);
   }
 
   static CommitRequest request(JsonObject json) {
@@ -151,7 +153,21 @@ final class InternalLaneRoutes {
         Optional.ofNullable(json.getString("affected_rows")).map(b64::decode), json.getBoolean("rebase", false),
         json.getString("actor", "anonymous"), json.getBoolean("rebase_over_appends_only", false),
         json.getBoolean("groupable", false), json.getLong("lands_as", 0L),
-        json.getBoolean("transaction_file_written", false));
+        transactionFile(json));
+  }
+
+  /** An instance of an earlier build sends only whether the writer wrote the file. */
+  private static CommitRequest.TransactionFile transactionFile(JsonObject json) {
+    String named = json.getString("transaction_file");
+    if (named != null) {
+      try {
+        return CommitRequest.TransactionFile.valueOf(named);
+      } catch (IllegalArgumentException e) {
+        // a kind of a later build: the flag says what this build can use of it
+      }
+    }
+    return json.getBoolean("transaction_file_written", false)
+        ? CommitRequest.TransactionFile.WRITTEN : CommitRequest.TransactionFile.NOT_WRITTEN;
   }
 
   /** The owner's answer as CommitTable gives it; {@link #result(JsonObject)} reads it back. */

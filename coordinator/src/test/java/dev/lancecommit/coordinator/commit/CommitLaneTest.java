@@ -352,6 +352,72 @@ class CommitLaneTest {
   }
 
   @Test
+  void aStagedTransactionReadFromItsFileIsNeitherReadAgainNorWrittenByTheLane() throws Exception {
+    commit(create());
+    Transaction txn = append(1);
+    // as pylance 14 stages: the .txn written first, the staged manifest naming it without an inline copy
+    Path txnFile = root.resolve(TABLE_KEY).resolve(dev.lancecommit.format.TransactionFiles.path(txn));
+    java.nio.file.Files.write(txnFile, dev.lancecommit.format.TransactionFiles.encode(txn));
+    ManifestFile latest = ManifestFile.decode(java.nio.file.Files.readAllBytes(
+        root.resolve(TABLE_KEY).resolve(ManifestNaming.path(ManifestNaming.Scheme.V2, 1))));
+    String stagedName = ManifestNaming.fileName(ManifestNaming.Scheme.V2, 2) + "-" + UUID.randomUUID();
+    Path stagedFile = root.resolve(TABLE_KEY).resolve("_versions").resolve(stagedName);
+    java.nio.file.Files.write(stagedFile, new ManifestFile(latest.manifest().toBuilder().setVersion(2)
+        .setTransactionFile(dev.lancecommit.format.TransactionFiles.fileName(txn)).build(), latest.indices(),
+        Optional.empty()).encode());
+    CreateTableVersion versions = new CreateTableVersion(service, location -> table);
+    int readsBefore = store.calls(Call.GET);
+    CreateTableVersion.Staged staged = versions.stage(ref, new CreateTableVersion.Request(stagedName,
+        stagedFile.toString(), 2, java.util.OptionalLong.empty(), ManifestNaming.Scheme.V2, false));
+    assertThat(store.calls(Call.GET) - readsBefore).as("the staged manifest, then its .txn").isEqualTo(2);
+    assertThat(CreateTableVersion.request(staged, "tester").transactionFile())
+        .isEqualTo(CommitRequest.TransactionFile.READ_AS_SENT);
+    // a second read or a create of the .txn would fail the commit
+    java.util.function.Predicate<String> transactionFiles = key -> key.contains("/_transactions/");
+    store.failNext(Call.GET, 1, When.BEFORE, transactionFiles, FaultInjectingObjectStore.unavailable());
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.BEFORE, transactionFiles, FaultInjectingObjectStore.unavailable());
+
+    CommitResult committed = versions.commit(staged, "tester").get(30, TimeUnit.SECONDS);
+
+    assertThat(committed.version()).isEqualTo(2);
+    assertThat(store.pendingFaults(Call.GET)).as("no second read of the .txn").isEqualTo(1);
+    assertThat(store.pendingFaults(Call.PUT_IF_ABSENT)).as("no create of the .txn").isEqualTo(1);
+    ManifestFile landed = latestManifestOnDisk();
+    assertThat(landed.manifest().getTransactionFile()).isEqualTo(txnFile.getFileName().toString());
+    assertThat(TableOperations.of(table).transactionOf(landed)).isEqualTo(txn);
+  }
+
+  @Test
+  void aStagedAppendMovedToTheLatestVersionIsRecordedAsSentUnderItsWritersFile() throws Exception {
+    commit(create());
+    Transaction txn = append(1); // read version 1, staged as version 2
+    commit(append(1)); // version 2 taken meanwhile
+    Path txnFile = root.resolve(TABLE_KEY).resolve(dev.lancecommit.format.TransactionFiles.path(txn));
+    java.nio.file.Files.write(txnFile, dev.lancecommit.format.TransactionFiles.encode(txn));
+    ManifestFile first = ManifestFile.decode(java.nio.file.Files.readAllBytes(
+        root.resolve(TABLE_KEY).resolve(ManifestNaming.path(ManifestNaming.Scheme.V2, 1))));
+    String stagedName = ManifestNaming.fileName(ManifestNaming.Scheme.V2, 2) + "-" + UUID.randomUUID();
+    Path stagedFile = root.resolve(TABLE_KEY).resolve("_versions").resolve(stagedName);
+    java.nio.file.Files.write(stagedFile, new ManifestFile(first.manifest().toBuilder().setVersion(2)
+        .setTransactionFile(dev.lancecommit.format.TransactionFiles.fileName(txn)).build(), first.indices(),
+        Optional.empty()).encode());
+    CreateTableVersion versions = new CreateTableVersion(service, location -> table);
+    CreateTableVersion.Staged staged = versions.stage(ref, new CreateTableVersion.Request(stagedName,
+        stagedFile.toString(), 2, java.util.OptionalLong.empty(), ManifestNaming.Scheme.V2, true));
+    java.util.function.Predicate<String> transactionFiles = key -> key.contains("/_transactions/");
+    store.failNext(Call.GET, 1, When.BEFORE, transactionFiles, FaultInjectingObjectStore.unavailable());
+    store.failNext(Call.PUT_IF_ABSENT, 1, When.BEFORE, transactionFiles, FaultInjectingObjectStore.unavailable());
+
+    CommitResult committed = versions.commit(staged, "tester").get(30, TimeUnit.SECONDS);
+
+    assertThat(committed.version()).as("appends on the latest version").isEqualTo(3);
+    assertThat(store.pendingFaults(Call.GET) + store.pendingFaults(Call.PUT_IF_ABSENT)).isEqualTo(2);
+    ManifestFile landed = latestManifestOnDisk();
+    assertThat(landed.manifest().getTransactionFile()).isEqualTo(txnFile.getFileName().toString());
+    assertThat(TableOperations.of(table).transactionOf(landed)).as("recorded as sent").isEqualTo(txn);
+  }
+
+  @Test
   void aLandedAnswerSaysTheManifestAsWrittenAndAResubmissionsAnswerDoesNot() throws Exception {
     commit(create());
     Transaction txn = append(1);
@@ -403,7 +469,8 @@ class CommitLaneTest {
   }
 
   private static CommitRequest writerWroteItsFile(Transaction txn) {
-    return new CommitRequest(txn.toByteArray(), Optional.empty(), true, "tester", false, false, 0, true);
+    return new CommitRequest(txn.toByteArray(), Optional.empty(), true, "tester", false, false, 0,
+        CommitRequest.TransactionFile.WRITTEN);
   }
 
   private CommitResult commit(Transaction txn) {
@@ -429,10 +496,13 @@ class CommitLaneTest {
   }
 
   private TableState latestOnDisk() {
+    return latestManifestOnDisk().tableState();
+  }
+
+  private ManifestFile latestManifestOnDisk() {
     TableOperations storage = TableOperations.of(new StorageLocation(store.delegate(), TABLE_KEY));
     TableVersions listing = storage.versions();
-    return storage.readManifest(listing.latest().orElseThrow(), listing.scheme().orElseThrow()).orElseThrow()
-        .tableState();
+    return storage.readManifest(listing.latest().orElseThrow(), listing.scheme().orElseThrow()).orElseThrow();
   }
 
   private int manifestCount() {

@@ -2,6 +2,7 @@ package dev.lancecommit.coordinator.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancecommit.coordinator.commit.CommitRequest;
 import dev.lancecommit.coordinator.commit.CommitResult;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
@@ -9,7 +10,10 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** A commit forwarded to the owner of its table is answered with what the owner's lane answered, field by field. */
+/**
+ * A commit forwarded to the owner of its table reaches the owner's lane as it was made, and is answered with what
+ * the owner's lane answered, field by field.
+ */
 class InternalLaneResultTest {
   @Test
   void theOwnersAnswerCrossesBetweenInstancesUnchanged() {
@@ -22,6 +26,21 @@ class InternalLaneResultTest {
         List.of(7L),
         Optional.of(new CommitResult.WrittenManifest(1234, Instant.parse("2026-12-04T15:01:02.123456789Z"))));
     assertThat(InternalLaneRoutes.result(InternalLaneRoutes.result(written))).isEqualTo(written);
+  }
+
+  @Test
+  void whatIsKnownOfTheTransactionFileCrossesToTheOwnerAndAnEarlierBuildsFlagIsRead() {
+    for (CommitRequest.TransactionFile file : CommitRequest.TransactionFile.values()) {
+      CommitRequest request = new CommitRequest(new byte[] {1, 2}, Optional.empty(), true, "a", false, false, 4,
+          file);
+      assertThat(InternalLaneRoutes.request(InternalLaneRoutes.request(request)).transactionFile()).isEqualTo(file);
+    }
+    JsonObject earlier = new JsonObject().put("transaction", "AQI=").put("transaction_file_written", true);
+    assertThat(InternalLaneRoutes.request(earlier).transactionFile()).isEqualTo(CommitRequest.TransactionFile.WRITTEN);
+    JsonObject later = earlier.copy().put("transaction_file", "SOMETHING_NEW");
+    assertThat(InternalLaneRoutes.request(later).transactionFile()).isEqualTo(CommitRequest.TransactionFile.WRITTEN);
+    assertThat(InternalLaneRoutes.request(new JsonObject().put("transaction", "AQI=")).transactionFile())
+        .isEqualTo(CommitRequest.TransactionFile.NOT_WRITTEN);
   }
 
   @Test
