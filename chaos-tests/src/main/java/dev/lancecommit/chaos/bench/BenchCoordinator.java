@@ -43,7 +43,10 @@ final class BenchCoordinator implements AutoCloseable {
   /** {@code vertx_http_server_response_time_seconds} by route and code. */
   private static final Pattern HTTP = Pattern.compile(
       "vertx_http_server_response_time_seconds_(sum|count)\\{(.*)\\} (\\S+)");
-  private static final Pattern LABEL = Pattern.compile("(code|method|route)=\"([^\"]*)\"");
+  /** {@code lance_store_request_duration_seconds} by operation and outcome. */
+  private static final Pattern STORE = Pattern.compile(
+      "lance_store_request_duration_seconds_(sum|count)\\{(.*)\\} (\\S+)");
+  private static final Pattern LABEL = Pattern.compile("(code|method|route|operation|outcome)=\"([^\"]*)\"");
   private static final Pattern REST_URL = Pattern.compile("REST URL:\\s+(\\S+)");
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
@@ -209,13 +212,14 @@ final class BenchCoordinator implements AutoCloseable {
 
   /** The coordinator's counters that {@link #logOwnMetrics} reports, as read at one moment. */
   private record Metrics(Map<String, double[]> sumAndCount, Map<String, Double> outcomes,
-      Map<String, double[]> requests) {
-    static final Metrics NONE = new Metrics(Map.of(), Map.of(), Map.of());
+      Map<String, double[]> requests, Map<String, double[]> storeRequests) {
+    static final Metrics NONE = new Metrics(Map.of(), Map.of(), Map.of(), Map.of());
 
     static Metrics read(String restUrl) {
       Map<String, double[]> sumAndCount = new TreeMap<>();
       Map<String, Double> outcomes = new TreeMap<>();
       Map<String, double[]> requests = new TreeMap<>();
+      Map<String, double[]> storeRequests = new TreeMap<>();
       HttpResponse<String> metrics;
       try {
         metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(restUrl + "/metrics")).build(),
@@ -233,15 +237,18 @@ final class BenchCoordinator implements AutoCloseable {
         }
         Matcher http = HTTP.matcher(line);
         if (http.matches()) {
-          Map<String, String> labels = new TreeMap<>();
-          Matcher label = LABEL.matcher(http.group(2));
-          while (label.find()) {
-            labels.put(label.group(1), label.group(2));
-          }
+          Map<String, String> labels = labels(http.group(2));
           String key = labels.getOrDefault("method", "?") + " " + labels.getOrDefault("route", "?") + " "
               + labels.getOrDefault("code", "?");
           double[] entry = requests.computeIfAbsent(key, k -> new double[2]);
           entry[http.group(1).equals("sum") ? 0 : 1] += Double.parseDouble(http.group(3));
+        }
+        Matcher store = STORE.matcher(line);
+        if (store.matches()) {
+          Map<String, String> labels = labels(store.group(2));
+          String key = labels.getOrDefault("operation", "?") + " " + labels.getOrDefault("outcome", "?");
+          double[] entry = storeRequests.computeIfAbsent(key, k -> new double[2]);
+          entry[store.group(1).equals("sum") ? 0 : 1] += Double.parseDouble(store.group(3));
         }
         Matcher m = TIMER.matcher(line);
         if (m.matches()) {
@@ -249,7 +256,16 @@ final class BenchCoordinator implements AutoCloseable {
           entry[m.group(1).equals("sum") ? 0 : 1] += Double.parseDouble(m.group(3));
         }
       }
-      return new Metrics(sumAndCount, outcomes, requests);
+      return new Metrics(sumAndCount, outcomes, requests, storeRequests);
+    }
+
+    private static Map<String, String> labels(String text) {
+      Map<String, String> labels = new TreeMap<>();
+      Matcher label = LABEL.matcher(text);
+      while (label.find()) {
+        labels.put(label.group(1), label.group(2));
+      }
+      return labels;
     }
 
     /** What was counted since {@code earlier}; what did not change is left out. */
@@ -261,7 +277,8 @@ final class BenchCoordinator implements AutoCloseable {
           outcomesSince.put(name, delta);
         }
       });
-      return new Metrics(minus(sumAndCount, earlier.sumAndCount), outcomesSince, minus(requests, earlier.requests));
+      return new Metrics(minus(sumAndCount, earlier.sumAndCount), outcomesSince, minus(requests, earlier.requests),
+          minus(storeRequests, earlier.storeRequests));
     }
 
     private static Map<String, double[]> minus(Map<String, double[]> later, Map<String, double[]> earlier) {
@@ -300,6 +317,10 @@ final class BenchCoordinator implements AutoCloseable {
     run.requests().forEach((key, v) -> calls.append(String.format(Locale.ROOT, " [%s: %.0f, %.2f]", key, v[1],
         v[1] == 0 ? 0 : v[0] * 1000 / v[1])));
     CommitBenchmark.log(calls.toString());
+    StringBuilder store = new StringBuilder("coordinator's store requests (operation outcome: count, mean ms):");
+    run.storeRequests().forEach((key, v) -> store.append(String.format(Locale.ROOT, " [%s: %.0f, %.2f]", key, v[1],
+        v[1] == 0 ? 0 : v[0] * 1000 / v[1])));
+    CommitBenchmark.log(store.toString());
   }
 
   CommitApi api() {
