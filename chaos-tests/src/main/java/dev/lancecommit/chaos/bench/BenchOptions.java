@@ -56,7 +56,11 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
           + "120 s, 8% (BENCHMARK.md); a coordinator's steady state takes about 300 s. With --coordinator-own-jvm the "
           + "warm-up also sends, every 2 s, what a coordinator in service answers besides commits (a metrics scrape, "
           + "a namespace created, a table declared and described), so that the measured run's own first calls do not "
-          + "send the compiled request path back to the interpreter.");
+          + "send the compiled request path back to the interpreter. A warm-up longer than --seconds runs as "
+          + "consecutive runs of --seconds each, every one on tables of its own, removed after it on a local disk: "
+          + "no table grows past what a measured run's does (one table written by 16 writers for 300 s took 100,000 "
+          + "commits, and every version's manifest rewrites every fragment: the disk filled; stock Lance's writers "
+          + "held 17-19 GB of caches of its versions).");
   static final ConfigKey<Integer> ROWS_PER_COMMIT = KEYS.integer("rows-per-commit", 10, atLeast(1),
       "Rows in each appended data file.");
   static final ConfigKey<Integer> TABLES = KEYS.integer("tables", 64, atLeast(1), "Tables of the tables workload.");

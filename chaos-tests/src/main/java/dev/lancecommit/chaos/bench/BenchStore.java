@@ -7,9 +7,12 @@ import dev.lancecommit.testing.S3ProxyFixture;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Where a cell's tables live, the same for both systems: a local directory, an in-process s3proxy, or that s3proxy
@@ -86,6 +89,37 @@ final class BenchStore implements AutoCloseable {
   /** A location for {@code relative} (a path under the store's root). */
   String uri(String relative) {
     return s3 == null ? workDir.resolve(relative).toString() : s3.uri(relative);
+  }
+
+  /**
+   * Removes what the run named {@code cell} wrote, on a local disk: stock Lance's tables and an in-process
+   * coordinator's warehouse ({@code {cell}/}), and the tables of its namespace in a coordinator's own JVM
+   * ({@code coordinator-local/{cell}/}; that coordinator's idle lanes for them expire on their own). Objects in
+   * s3proxy stay: behind a round trip per request no table grows large enough to matter.
+   */
+  void removeTablesOf(String cell) {
+    if (kind == Kind.LOCAL) {
+      deleteRecursively(workDir.resolve(cell));
+      deleteRecursively(workDir.resolve("coordinator-" + kind.cliName()).resolve(cell));
+    }
+  }
+
+  /** Best effort: what is left costs only disk, and is logged. */
+  private static void deleteRecursively(Path root) {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    } catch (IOException | UncheckedIOException e) {
+      CommitBenchmark.log("could not remove all of " + root + ": " + e);
+    }
   }
 
   /** The coordinator's S3 client settings (through the latency proxy when there is one); null for a local store. */

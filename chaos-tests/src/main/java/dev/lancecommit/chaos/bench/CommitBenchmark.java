@@ -132,14 +132,17 @@ public final class CommitBenchmark {
             for (int[] shape : shapes) {
               for (String system : workload.systems().stream().filter(options::runs).toList()) {
                 if (options.warmupSeconds() > 0 && warmed.add(system)) {
-                  String name = "warmup" + (++run);
-                  Path dir = Files.createDirectories(workDir.resolve(name));
-                  Cell warmup = new Cell(kind, store, shape[0], shape[1], options.forWarmup(options.warmupSeconds()),
-                      dir, name, kafka, true);
-                  MatrixReport.Row row = runOne(workload, system, warmup);
-                  log(String.format(Locale.ROOT, "%s %s %s x %d, %s: warm-up (not reported): %.1f commits/s, %s",
-                      kind.cliName(), storeKind.cliName(), shape[0], shape[1], system, row.commitsPerSecond(),
-                      row.verification()));
+                  for (int seconds : warmupRuns(options)) {
+                    String name = "warmup" + (++run);
+                    Path dir = Files.createDirectories(workDir.resolve(name));
+                    Cell warmup = new Cell(kind, store, shape[0], shape[1], options.forWarmup(seconds), dir, name,
+                        kafka, true);
+                    MatrixReport.Row row = runOne(workload, system, warmup);
+                    log(String.format(Locale.ROOT, "%s %s %s x %d, %s: warm-up (not reported), %d s: %.1f commits/s, "
+                        + "%s", kind.cliName(), storeKind.cliName(), shape[0], shape[1], system, seconds,
+                        row.commitsPerSecond(), row.verification()));
+                    store.removeTablesOf(name);
+                  }
                 }
                 String name = "run" + (++run);
                 Path dir = Files.createDirectories(workDir.resolve(name));
@@ -166,6 +169,19 @@ public final class CommitBenchmark {
       }
       deleteRecursively(workDir);
     }
+  }
+
+  /**
+   * The lengths of the warm-up's runs: {@link BenchOptions#WARMUP_SECONDS} in runs no longer than the measured window,
+   * each on tables of its own, so that no table grows past what a measured run's does.
+   */
+  static List<Integer> warmupRuns(BenchOptions options) {
+    List<Integer> runs = new ArrayList<>();
+    int window = Math.max(1, options.seconds());
+    for (int left = options.warmupSeconds(); left > 0; left -= window) {
+      runs.add(Math.min(left, window));
+    }
+    return runs;
   }
 
   private static MatrixReport.Row runOne(Workload workload, String system, Cell cell) {
