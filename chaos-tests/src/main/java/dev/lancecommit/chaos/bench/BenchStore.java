@@ -7,12 +7,9 @@ import dev.lancecommit.testing.S3ProxyFixture;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Where a cell's tables live, the same for both systems: a local directory, an in-process s3proxy, or that s3proxy
@@ -99,26 +96,8 @@ final class BenchStore implements AutoCloseable {
    */
   void removeTablesOf(String cell) {
     if (kind == Kind.LOCAL) {
-      deleteRecursively(workDir.resolve(cell));
-      deleteRecursively(workDir.resolve("coordinator-" + kind.cliName()).resolve(cell));
-    }
-  }
-
-  /** Best effort: what is left costs only disk, and is logged. */
-  private static void deleteRecursively(Path root) {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    } catch (IOException | UncheckedIOException e) {
-      CommitBenchmark.log("could not remove all of " + root + ": " + e);
+      CommitBenchmark.deleteRecursively(workDir.resolve(cell));
+      CommitBenchmark.deleteRecursively(workDir.resolve("coordinator-" + kind.cliName()).resolve(cell));
     }
   }
 

@@ -3,6 +3,7 @@ package dev.lancecommit.chaos.bench;
 import dev.lancecommit.events.kafka.EmbeddedKafkaBroker;
 import dev.lancecommit.testing.S3ProxyFixture;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -230,17 +231,24 @@ public final class CommitBenchmark {
     }
   }
 
-  private static void deleteRecursively(Path root) {
+  /** Removes {@code root} and everything under it, best effort: what is left costs only disk, and is logged. */
+  static void deleteRecursively(Path root) {
+    if (!Files.exists(root)) {
+      return;
+    }
     try (Stream<Path> paths = Files.walk(root)) {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> {
         try {
           Files.deleteIfExists(p);
         } catch (IOException e) {
-          // best effort: a temp dir
+          // left, and logged below
         }
       });
-    } catch (IOException e) {
-      // best effort
+    } catch (IOException | UncheckedIOException e) {
+      // a directory that went away or could not be read while walking: logged below if anything is left
+    }
+    if (Files.exists(root)) {
+      log("could not remove all of " + root);
     }
   }
 }

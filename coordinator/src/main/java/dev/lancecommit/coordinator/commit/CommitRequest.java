@@ -18,7 +18,7 @@ import java.util.Optional;
  *     version, expects
  * @param landsAs the one version this transaction may become, 0 for any: a stock client's staged version
  *     (CreateTableVersion), which is created as exactly that version or refused as taken, whatever its read version
- * @param transactionFile what the transaction's {@code _transactions/} file holds as the request arrives
+ * @param transactionFile what is known of the transaction's {@code _transactions/} file as the request arrives
  */
 public record CommitRequest(byte[] transaction, Optional<byte[]> affectedRows, boolean rebase, String actor,
     boolean rebaseOverAppendsOnly, boolean groupable, long landsAs, TransactionFile transactionFile) {

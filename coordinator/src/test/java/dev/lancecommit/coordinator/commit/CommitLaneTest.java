@@ -355,20 +355,11 @@ class CommitLaneTest {
   void aStagedTransactionReadFromItsFileIsNeitherReadAgainNorWrittenByTheLane() throws Exception {
     commit(create());
     Transaction txn = append(1);
-    // as pylance 14 stages: the .txn written first, the staged manifest naming it without an inline copy
-    Path txnFile = root.resolve(TABLE_KEY).resolve(dev.lancecommit.format.TransactionFiles.path(txn));
-    java.nio.file.Files.write(txnFile, dev.lancecommit.format.TransactionFiles.encode(txn));
-    ManifestFile latest = ManifestFile.decode(java.nio.file.Files.readAllBytes(
-        root.resolve(TABLE_KEY).resolve(ManifestNaming.path(ManifestNaming.Scheme.V2, 1))));
-    String stagedName = ManifestNaming.fileName(ManifestNaming.Scheme.V2, 2) + "-" + UUID.randomUUID();
-    Path stagedFile = root.resolve(TABLE_KEY).resolve("_versions").resolve(stagedName);
-    java.nio.file.Files.write(stagedFile, new ManifestFile(latest.manifest().toBuilder().setVersion(2)
-        .setTransactionFile(dev.lancecommit.format.TransactionFiles.fileName(txn)).build(), latest.indices(),
-        Optional.empty()).encode());
     CreateTableVersion versions = new CreateTableVersion(service, location -> table);
+    Path txnFile = writeTransactionFile(txn);
+    CreateTableVersion.Request request = stagedWithoutInlineTransaction(txn, 2, false);
     int readsBefore = store.calls(Call.GET);
-    CreateTableVersion.Staged staged = versions.stage(ref, new CreateTableVersion.Request(stagedName,
-        stagedFile.toString(), 2, java.util.OptionalLong.empty(), ManifestNaming.Scheme.V2, false));
+    CreateTableVersion.Staged staged = versions.stage(ref, request);
     assertThat(store.calls(Call.GET) - readsBefore).as("the staged manifest, then its .txn").isEqualTo(2);
     assertThat(CreateTableVersion.request(staged, "tester").transactionFile())
         .isEqualTo(CommitRequest.TransactionFile.READ_AS_SENT);
@@ -391,19 +382,11 @@ class CommitLaneTest {
   void aStagedAppendMovedToTheLatestVersionIsRecordedAsSentUnderItsWritersFile() throws Exception {
     commit(create());
     Transaction txn = append(1); // read version 1, staged as version 2
+    Path txnFile = writeTransactionFile(txn);
+    CreateTableVersion.Request request = stagedWithoutInlineTransaction(txn, 2, true);
     commit(append(1)); // version 2 taken meanwhile
-    Path txnFile = root.resolve(TABLE_KEY).resolve(dev.lancecommit.format.TransactionFiles.path(txn));
-    java.nio.file.Files.write(txnFile, dev.lancecommit.format.TransactionFiles.encode(txn));
-    ManifestFile first = ManifestFile.decode(java.nio.file.Files.readAllBytes(
-        root.resolve(TABLE_KEY).resolve(ManifestNaming.path(ManifestNaming.Scheme.V2, 1))));
-    String stagedName = ManifestNaming.fileName(ManifestNaming.Scheme.V2, 2) + "-" + UUID.randomUUID();
-    Path stagedFile = root.resolve(TABLE_KEY).resolve("_versions").resolve(stagedName);
-    java.nio.file.Files.write(stagedFile, new ManifestFile(first.manifest().toBuilder().setVersion(2)
-        .setTransactionFile(dev.lancecommit.format.TransactionFiles.fileName(txn)).build(), first.indices(),
-        Optional.empty()).encode());
     CreateTableVersion versions = new CreateTableVersion(service, location -> table);
-    CreateTableVersion.Staged staged = versions.stage(ref, new CreateTableVersion.Request(stagedName,
-        stagedFile.toString(), 2, java.util.OptionalLong.empty(), ManifestNaming.Scheme.V2, true));
+    CreateTableVersion.Staged staged = versions.stage(ref, request);
     java.util.function.Predicate<String> transactionFiles = key -> key.contains("/_transactions/");
     store.failNext(Call.GET, 1, When.BEFORE, transactionFiles, FaultInjectingObjectStore.unavailable());
     store.failNext(Call.PUT_IF_ABSENT, 1, When.BEFORE, transactionFiles, FaultInjectingObjectStore.unavailable());
@@ -466,6 +449,29 @@ class CommitLaneTest {
         .isInstanceOf(StoreUnavailableException.class);
     assertThat(versions.describe(staged, committed.answer()).manifestSize())
         .isEqualTo(java.nio.file.Files.size(manifest));
+  }
+
+  /** Its {@code .txn}, as a stock client writes it before it stages the manifest that names it. */
+  private Path writeTransactionFile(Transaction txn) throws java.io.IOException {
+    Path file = root.resolve(TABLE_KEY).resolve(dev.lancecommit.format.TransactionFiles.path(txn));
+    java.nio.file.Files.write(file, dev.lancecommit.format.TransactionFiles.encode(txn));
+    return file;
+  }
+
+  /**
+   * Stages version {@code version} as pylance 14 does: the latest manifest with the next version number, naming the
+   * transaction's {@code .txn} and carrying no inline copy of it.
+   */
+  private CreateTableVersion.Request stagedWithoutInlineTransaction(Transaction txn, long version,
+      boolean appendsOnLatest) throws java.io.IOException {
+    ManifestFile latest = latestManifestOnDisk();
+    String stagedName = ManifestNaming.fileName(ManifestNaming.Scheme.V2, version) + "-" + UUID.randomUUID();
+    Path stagedFile = root.resolve(TABLE_KEY).resolve("_versions").resolve(stagedName);
+    java.nio.file.Files.write(stagedFile, new ManifestFile(latest.manifest().toBuilder().setVersion(version)
+        .setTransactionFile(dev.lancecommit.format.TransactionFiles.fileName(txn)).build(), latest.indices(),
+        Optional.empty()).encode());
+    return new CreateTableVersion.Request(stagedName, stagedFile.toString(), version, java.util.OptionalLong.empty(),
+        ManifestNaming.Scheme.V2, appendsOnLatest);
   }
 
   private static CommitRequest writerWroteItsFile(Transaction txn) {
