@@ -194,13 +194,20 @@ public final class ManifestBuilder {
       fragments.sort(Comparator.comparingLong(DataFragment::getId));
     }
     Carried carried = Carried.of(draft, fragments);
-    for (int i = 0; i < fragments.size(); i++) {
+    for (int i = carried.firstChanged(); i < fragments.size(); i++) {
       if (!carried.is(i)) {
         fragments.set(i, withoutTombstonedFiles(fragments.get(i)));
       }
     }
     requireUniqueIds(fragments, ascending);
-    manifest.clearFragments().addAllFragments(fragments);
+    int previousCount = draft.creating() ? 0 : draft.previous().getFragmentsCount();
+    if (previousCount > 0 && carried.firstChanged() == previousCount && manifest.getFragmentsCount() == previousCount) {
+      // Every fragment of the version before is carried in its place (an Append), and the draft's manifest still
+      // holds them as it started from that version: only the new ones are added, not the table's every fragment.
+      manifest.addAllFragments(fragments.subList(previousCount, fragments.size()));
+    } else {
+      manifest.clearFragments().addAllFragments(fragments);
+    }
 
     Transaction txn = draft.txn();
     CommitContext ctx = draft.ctx();
@@ -239,33 +246,48 @@ public final class ManifestBuilder {
    * changed (whoever wrote it may not have dropped tombstoned files), so the first build after a load normalizes all.
    */
   private static final class Carried {
-    private final boolean[] carried;
+    /** How many fragments begin the list as the version before's first ones, in place (0 if not built here). */
+    private final int prefix;
+    /** For each fragment after the prefix, whether it is carried. */
+    private final boolean[] carriedAfterPrefix;
     private final int firstCarriedWithFiles;
 
-    private Carried(boolean[] carried, int firstCarriedWithFiles) {
-      this.carried = carried;
+    private Carried(int prefix, boolean[] carriedAfterPrefix, int firstCarriedWithFiles) {
+      this.prefix = prefix;
+      this.carriedAfterPrefix = carriedAfterPrefix;
       this.firstCarriedWithFiles = firstCarriedWithFiles;
     }
 
     /** {@code sorted}: the next version's fragments, sorted by id. */
     static Carried of(ManifestDraft draft, List<DataFragment> sorted) {
-      boolean[] carried = new boolean[sorted.size()];
+      if (draft.creating() || !draft.current().normalized()) {
+        return new Carried(0, new boolean[sorted.size()], -1);
+      }
+      FragmentNamesakes namesakes = FragmentNamesakes.of(draft.previous().getFragmentsList(), sorted);
+      int prefix = namesakes.carriedPrefix();
+      boolean[] carried = new boolean[sorted.size() - prefix];
       int firstWithFiles = -1;
-      if (!draft.creating() && draft.current().normalized()) {
-        List<DataFragment> previous = draft.previous().getFragmentsList();
-        FragmentNamesakes namesakes = FragmentNamesakes.of(previous, sorted);
-        for (int i = 0; i < carried.length; i++) {
-          carried[i] = namesakes.carried(i);
-          if (carried[i] && firstWithFiles < 0 && namesakes.next(i).getFilesCount() > 0) {
-            firstWithFiles = i;
-          }
+      for (int i = 0; i < prefix && firstWithFiles < 0; i++) {
+        if (sorted.get(i).getFilesCount() > 0) {
+          firstWithFiles = i;
         }
       }
-      return new Carried(carried, firstWithFiles);
+      for (int i = prefix; i < sorted.size(); i++) {
+        carried[i - prefix] = namesakes.carried(i);
+        if (carried[i - prefix] && firstWithFiles < 0 && sorted.get(i).getFilesCount() > 0) {
+          firstWithFiles = i;
+        }
+      }
+      return new Carried(prefix, carried, firstWithFiles);
     }
 
     boolean is(int index) {
-      return carried[index];
+      return index < prefix || carriedAfterPrefix[index - prefix];
+    }
+
+    /** The first fragment that may not be carried: every one before it is. */
+    int firstChanged() {
+      return prefix;
     }
 
     /**
@@ -278,12 +300,12 @@ public final class ManifestBuilder {
     FeatureFlags.FragmentFacts facts(Manifest previous, List<DataFragment> sorted) {
       boolean previousRowIds = (previous.getReaderFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
       boolean previousDeletions = (previous.getReaderFeatureFlags() & FeatureFlags.DELETION_FILES) != 0;
-      boolean anyCarried = false;
+      boolean anyCarried = prefix > 0;
       boolean anyDeletionFile = false;
       boolean anyRowIds = false;
-      DataFragment withoutRowIds = null;
-      for (int i = 0; i < carried.length; i++) {
-        if (carried[i]) {
+      DataFragment withoutRowIds = prefix > 0 && !previousRowIds ? sorted.get(0) : null;
+      for (int i = prefix; i < sorted.size(); i++) {
+        if (is(i)) {
           anyCarried = true;
           if (!previousRowIds && withoutRowIds == null) {
             withoutRowIds = sorted.get(i);
@@ -300,8 +322,8 @@ public final class ManifestBuilder {
       }
       anyRowIds |= anyCarried && previousRowIds;
       if (!anyDeletionFile && anyCarried && previousDeletions) {
-        for (int i = 0; i < carried.length && !anyDeletionFile; i++) {
-          anyDeletionFile = carried[i] && sorted.get(i).hasDeletionFile();
+        for (int i = 0; i < sorted.size() && !anyDeletionFile; i++) {
+          anyDeletionFile = is(i) && sorted.get(i).hasDeletionFile();
         }
       }
       return new FeatureFlags.FragmentFacts(anyDeletionFile, anyRowIds, withoutRowIds);
@@ -309,8 +331,8 @@ public final class ManifestBuilder {
 
     List<DataFragment> changed(List<DataFragment> sorted) {
       List<DataFragment> changed = new ArrayList<>();
-      for (int i = 0; i < sorted.size(); i++) {
-        if (!carried[i]) {
+      for (int i = prefix; i < sorted.size(); i++) {
+        if (!is(i)) {
           changed.add(sorted.get(i));
         }
       }
@@ -376,22 +398,28 @@ public final class ManifestBuilder {
    * that carries the table over reads only the ids around what it changed.
    */
   private static boolean strictlyAscending(List<DataFragment> fragments, List<DataFragment> previousSorted) {
-    DataFragment[] all = fragments.toArray(new DataFragment[0]);
-    DataFragment[] before = previousSorted.toArray(new DataFragment[0]);
-    int j = 0;
-    int lastInBefore = -2;
-    for (int i = 0; i < all.length; i++) {
+    int n = fragments.size();
+    int before = previousSorted.size();
+    // A run the lists begin with as the very same messages is in order already: the walk starts after it.
+    int i = 0;
+    while (i < n && i < before && fragments.get(i) == previousSorted.get(i)) {
+      i++;
+    }
+    int j = i;
+    int lastInBefore = i > 0 ? i - 1 : -2;
+    for (; i < n; i++) {
+      DataFragment fragment = fragments.get(i);
       int inBefore = -1;
-      if (j < before.length && before[j] == all[i]) {
+      if (j < before && previousSorted.get(j) == fragment) {
         inBefore = j++;
-      } else if (j < before.length) {
-        long id = all[i].getId(); // a changed fragment: move past those it replaced or that were removed
-        while (j < before.length && before[j].getId() <= id) {
+      } else if (j < before) {
+        long id = fragment.getId(); // a changed fragment: move past those it replaced or that were removed
+        while (j < before && previousSorted.get(j).getId() <= id) {
           j++;
         }
       }
       boolean inOrder = i == 0 || (inBefore >= 0 && inBefore == lastInBefore + 1)
-          || all[i - 1].getId() < all[i].getId();
+          || fragments.get(i - 1).getId() < fragment.getId();
       if (!inOrder) {
         return false;
       }

@@ -7,6 +7,7 @@ import dev.lancecommit.format.pb.IndexMetadata;
 import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -88,7 +89,8 @@ final class ManifestDraft {
   }
 
   void setFragments(List<DataFragment> fragments) {
-    this.fragments = List.copyOf(fragments);
+    // Not List.copyOf: that checks every element for null, and a protobuf list holds none.
+    this.fragments = Collections.unmodifiableList(new ArrayList<>(fragments));
   }
 
   List<IndexMetadata> indices() {

@@ -24,7 +24,12 @@ public final class EncodedFragments {
   private final boolean sortedById;
   /** What the bytes are copied from until they are written (then dropped: no chain of every earlier version). */
   private EncodedFragments previous;
-  /** For each fragment, the index of the same message in {@link #previous} whose bytes it copies, or -1. */
+  /** How many fragments begin the list as {@link #previous}'s first ones, whose bytes are copied as one run. */
+  private final int prefix;
+  /**
+   * For each fragment after the prefix, the index of the same message in {@link #previous} whose bytes it copies,
+   * or -1.
+   */
   private int[] from;
   /** Where each fragment's bytes start, relative to the first; one more entry: the total. */
   private final int[] starts;
@@ -34,11 +39,12 @@ public final class EncodedFragments {
 
   private record Placed(byte[] file, int offset) {}
 
-  private EncodedFragments(List<DataFragment> fragments, boolean sortedById, EncodedFragments previous, int[] from,
-      int[] starts, int copied) {
+  private EncodedFragments(List<DataFragment> fragments, boolean sortedById, EncodedFragments previous, int prefix,
+      int[] from, int[] starts, int copied) {
     this.fragments = fragments;
     this.sortedById = sortedById;
     this.previous = previous;
+    this.prefix = prefix;
     this.from = from;
     this.starts = starts;
     this.copied = copied;
@@ -53,17 +59,21 @@ public final class EncodedFragments {
     List<DataFragment> fragments = state.manifest().getFragmentsList();
     boolean sorted = state.fragmentsSortedById();
     int n = fragments.size();
-    int[] from = new int[n];
     int[] starts = new int[n + 1];
     boolean reuse = previous != null && previous.placed != null && sorted && previous.sortedById;
     FragmentNamesakes namesakes = reuse ? FragmentNamesakes.of(previous.fragments, fragments) : null;
-    long total = 0;
-    int copied = 0;
-    for (int i = 0; i < n; i++) {
-      from[i] = reuse && namesakes.carried(i) ? namesakes.namesake(i) : -1;
+    // The carried prefix starts where it did in the version before: its offsets are copied, not summed again.
+    int prefix = reuse ? namesakes.carriedPrefix() : 0;
+    System.arraycopy(reuse ? previous.starts : starts, 0, starts, 0, prefix + 1);
+    int[] from = new int[n - prefix];
+    long total = starts[prefix];
+    int copied = prefix;
+    for (int i = prefix; i < n; i++) {
+      int source = reuse && namesakes.carried(i) ? namesakes.namesake(i) : -1;
+      from[i - prefix] = source;
       starts[i] = (int) total;
-      if (from[i] >= 0) {
-        total += previous.starts[from[i] + 1] - previous.starts[from[i]];
+      if (source >= 0) {
+        total += previous.starts[source + 1] - previous.starts[source];
         copied++;
       } else {
         total += CodedOutputStream.computeMessageSize(FIELD, fragments.get(i));
@@ -73,7 +83,7 @@ public final class EncodedFragments {
       }
     }
     starts[n] = (int) total;
-    return new EncodedFragments(fragments, sorted, reuse ? previous : null, from, starts, copied);
+    return new EncodedFragments(fragments, sorted, reuse ? previous : null, prefix, from, starts, copied);
   }
 
   /** Bytes of the encoded fragments. */
@@ -97,16 +107,20 @@ public final class EncodedFragments {
       return;
     }
     Placed source = previous == null ? null : previous.placed;
+    if (prefix > 0) {
+      System.arraycopy(source.file, source.offset, file, offset, starts[prefix]);
+    }
     int n = fragments.size();
-    int i = 0;
+    int i = prefix;
     while (i < n) {
-      if (from[i] >= 0) {
+      int at = from[i - prefix];
+      if (at >= 0) {
         int run = 1;
-        while (i + run < n && from[i + run] == from[i] + run) {
+        while (i + run < n && from[i + run - prefix] == at + run) {
           run++; // carried over in the same order: one copy for the whole run
         }
-        System.arraycopy(source.file, source.offset + previous.starts[from[i]], file, offset + starts[i],
-            previous.starts[from[i] + run] - previous.starts[from[i]]);
+        System.arraycopy(source.file, source.offset + previous.starts[at], file, offset + starts[i],
+            previous.starts[at + run] - previous.starts[at]);
         i += run;
       } else {
         write(fragments.get(i), file, offset + starts[i], starts[i + 1] - starts[i]);

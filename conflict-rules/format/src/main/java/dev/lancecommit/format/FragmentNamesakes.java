@@ -9,68 +9,94 @@ import java.util.List;
  * the encoder, the file check and the commit event find what a version changed without reading every fragment of
  * the table.
  *
- * <p>The walk still passes every fragment of the table once per version, so it runs on plain arrays: a carried
- * fragment costs one reference comparison, not list calls and an id read.
+ * <p>Most versions change only the table's last fragments (an Append adds after them), so the lists usually begin
+ * with a long run of the very same messages in the same places: that {@linkplain #carriedPrefix() carried prefix} is
+ * found by reference comparisons alone and kept as its length, and only the fragments after it are walked and
+ * remembered. Callers that skip the prefix do work that follows what the version changed, not the table's size.
  */
 public final class FragmentNamesakes {
-  private static final DataFragment[] NONE = new DataFragment[0];
-
-  private final DataFragment[] previous;
-  private final DataFragment[] next;
+  private final List<DataFragment> previous;
+  private final List<DataFragment> next;
+  private final int prefix;
+  /** For each fragment of {@link #next} after the prefix, the index of its namesake in {@link #previous}, or -1. */
   private final int[] namesakes;
 
-  private FragmentNamesakes(DataFragment[] previous, DataFragment[] next, int[] namesakes) {
+  private FragmentNamesakes(List<DataFragment> previous, List<DataFragment> next, int prefix, int[] namesakes) {
     this.previous = previous;
     this.next = next;
+    this.prefix = prefix;
     this.namesakes = namesakes;
   }
 
   /**
    * Matches each fragment of {@code next} with the fragment of {@code previous} that has its id. Both lists must be
-   * in strictly ascending id order ({@link TableState#fragmentsSortedById}).
+   * in strictly ascending id order ({@link TableState#fragmentsSortedById}) and must not change afterwards.
    */
   public static FragmentNamesakes of(List<DataFragment> previous, List<DataFragment> next) {
-    DataFragment[] before = previous.toArray(NONE);
-    DataFragment[] after = next.toArray(NONE);
-    int[] namesakes = new int[after.length];
-    int j = 0;
-    for (int i = 0; i < after.length; i++) {
-      DataFragment fragment = after[i];
-      if (j < before.length && before[j] == fragment) {
-        namesakes[i] = j++; // carried over: the same message, so the same id
+    int prefix = carriedPrefix(previous, next);
+    int[] namesakes = new int[next.size() - prefix];
+    int j = prefix;
+    int before = previous.size();
+    for (int i = prefix; i < next.size(); i++) {
+      DataFragment fragment = next.get(i);
+      if (j < before && previous.get(j) == fragment) {
+        namesakes[i - prefix] = j++; // carried over: the same message, so the same id
         continue;
       }
       long id = fragment.getId();
-      while (j < before.length && before[j].getId() < id) {
+      while (j < before && previous.get(j).getId() < id) {
         j++;
       }
-      namesakes[i] = j < before.length && before[j].getId() == id ? j : -1;
+      namesakes[i - prefix] = j < before && previous.get(j).getId() == id ? j : -1;
     }
-    return new FragmentNamesakes(before, after, namesakes);
+    return new FragmentNamesakes(previous, next, prefix, namesakes);
+  }
+
+  /** How many fragments both lists begin with as the very same messages, in the same places. */
+  private static int carriedPrefix(List<DataFragment> previous, List<DataFragment> next) {
+    int n = Math.min(previous.size(), next.size());
+    int i = 0;
+    while (i < n && previous.get(i) == next.get(i)) {
+      i++;
+    }
+    return i;
   }
 
   /** Fragments of the next version. */
   public int size() {
-    return next.length;
+    return next.size();
+  }
+
+  /**
+   * How many fragments the next version begins with that are the previous version's first ones, the very same
+   * messages in the same places: each of them is {@linkplain #carried carried}, and is its own namesake's index.
+   */
+  public int carriedPrefix() {
+    return prefix;
   }
 
   /** The next version's fragment at {@code index}. */
   public DataFragment next(int index) {
-    return next[index];
+    return next.get(index);
   }
 
   /** The index in the previous version of the fragment with the id of the next version's {@code index}, or -1. */
   public int namesake(int index) {
-    return namesakes[index];
+    return index < prefix ? index : namesakes[index - prefix];
   }
 
   /** The previous version's fragment with the id of the next version's {@code index}, or null. */
   public DataFragment namesakeOf(int index) {
-    return namesakes[index] >= 0 ? previous[namesakes[index]] : null;
+    int namesake = namesake(index);
+    return namesake >= 0 ? previous.get(namesake) : null;
   }
 
   /** True when the next version's fragment at {@code index} is its namesake itself: carried over as it was. */
   public boolean carried(int index) {
-    return namesakes[index] >= 0 && previous[namesakes[index]] == next[index];
+    if (index < prefix) {
+      return true;
+    }
+    int namesake = namesakes[index - prefix];
+    return namesake >= 0 && previous.get(namesake) == next.get(index);
   }
 }

@@ -3,7 +3,14 @@ package dev.lancecommit.format;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancecommit.format.pb.DataFragment;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 class FragmentNamesakesTest {
@@ -62,5 +69,100 @@ class FragmentNamesakesTest {
     assertThat(match.namesake(0)).isEqualTo(-1);
     assertThat(match.namesake(1)).isEqualTo(-1);
     assertThat(FragmentNamesakes.of(List.of(fragment(0, 1)), List.of()).size()).isZero();
+  }
+
+  @Test
+  void aVersionThatAppendsCarriesTheWholeTableAsItsPrefix() {
+    List<DataFragment> before = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      before.add(fragment(i, 1));
+    }
+    List<DataFragment> after = new ArrayList<>(before);
+    after.add(fragment(1_000, 1));
+    after.add(fragment(1_001, 1));
+
+    FragmentNamesakes match = FragmentNamesakes.of(before, after);
+
+    assertThat(match.carriedPrefix()).isEqualTo(1_000);
+    assertThat(match.carried(999)).isTrue();
+    assertThat(match.namesake(999)).isEqualTo(999);
+    assertThat(match.namesakeOf(0)).isSameAs(before.get(0));
+    assertThat(match.carried(1_000)).isFalse();
+    assertThat(match.namesake(1_001)).isEqualTo(-1);
+  }
+
+  @Test
+  void thePrefixEndsAtTheFirstFragmentThatIsNotTheSameMessage() {
+    DataFragment f0 = fragment(0, 1);
+    DataFragment f1 = fragment(1, 1);
+    DataFragment f2 = fragment(2, 1);
+    DataFragment f1Changed = fragment(1, 2);
+
+    FragmentNamesakes match = FragmentNamesakes.of(List.of(f0, f1, f2), List.of(f0, f1Changed, f2));
+
+    assertThat(match.carriedPrefix()).isEqualTo(1);
+    assertThat(match.carried(1)).isFalse();
+    assertThat(match.namesakeOf(1)).isSameAs(f1);
+    assertThat(match.carried(2)).as("carried after the prefix, found by the walk").isTrue();
+    assertThat(match.namesake(2)).isEqualTo(2);
+    assertThat(FragmentNamesakes.of(List.of(f0, f1), List.of(f0)).carriedPrefix()).isEqualTo(1);
+  }
+
+  /**
+   * Random edits of a sorted table (fragments kept, replaced by a new message with the same id, removed, added after
+   * the last or between others) against the plain definition: the namesake is the previous fragment with the same id,
+   * carried when it is the same message.
+   */
+  @Property(tries = 300)
+  void agreesWithAMapOfEveryFragmentById(@ForAll @IntRange(min = 0, max = 60) int size, @ForAll long seed) {
+    Random random = new Random(seed);
+    List<DataFragment> before = new ArrayList<>();
+    long id = 0;
+    for (int i = 0; i < size; i++) {
+      id += 1 + random.nextInt(3);
+      before.add(fragment(id, 1));
+    }
+    List<DataFragment> after = new ArrayList<>();
+    boolean editing = random.nextBoolean(); // half the time a long untouched prefix, then edits
+    int untouched = editing ? random.nextInt(size + 1) : 0;
+    for (int i = 0; i < before.size(); i++) {
+      DataFragment fragment = before.get(i);
+      int edit = i < untouched ? 0 : random.nextInt(5);
+      switch (edit) {
+        case 1 -> after.add(fragment(fragment.getId(), 2)); // replaced
+        case 2 -> { } // removed
+        case 3 -> {
+          after.add(fragment);
+          long next = i + 1 < before.size() ? before.get(i + 1).getId() : fragment.getId() + 2;
+          if (next - fragment.getId() > 1) {
+            after.add(fragment(fragment.getId() + 1, 3)); // added between
+          }
+        }
+        default -> after.add(fragment);
+      }
+    }
+    for (int i = random.nextInt(3); i > 0; i--) {
+      id += 1 + random.nextInt(3);
+      after.add(fragment(id, 1));
+    }
+    Map<Long, Integer> indexById = new HashMap<>();
+    for (int i = 0; i < before.size(); i++) {
+      indexById.put(before.get(i).getId(), i);
+    }
+
+    FragmentNamesakes match = FragmentNamesakes.of(before, after);
+
+    assertThat(match.size()).isEqualTo(after.size());
+    int prefix = 0;
+    while (prefix < after.size() && prefix < before.size() && after.get(prefix) == before.get(prefix)) {
+      prefix++;
+    }
+    assertThat(match.carriedPrefix()).isEqualTo(prefix);
+    for (int i = 0; i < after.size(); i++) {
+      int expected = indexById.getOrDefault(after.get(i).getId(), -1);
+      assertThat(match.namesake(i)).as("namesake of %s", i).isEqualTo(expected);
+      assertThat(match.carried(i)).as("carried %s", i).isEqualTo(expected >= 0 && before.get(expected) == after.get(i));
+      assertThat(match.next(i)).isSameAs(after.get(i));
+    }
   }
 }

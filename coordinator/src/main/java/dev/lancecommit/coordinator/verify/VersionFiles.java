@@ -142,7 +142,7 @@ final class VersionFiles {
   private static void changedFragmentsOfSorted(List<DataFragment> before, List<DataFragment> after,
       List<DataFragment> changed, List<DataFragment> replaced) {
     FragmentNamesakes namesakes = FragmentNamesakes.of(before, after);
-    for (int i = 0; i < namesakes.size(); i++) {
+    for (int i = namesakes.carriedPrefix(); i < namesakes.size(); i++) {
       if (namesakes.carried(i)) {
         continue;
       }
