@@ -401,10 +401,7 @@ public final class ManifestBuilder {
     int n = fragments.size();
     int before = previousSorted.size();
     // A run the lists begin with as the very same messages is in order already: the walk starts after it.
-    int i = 0;
-    while (i < n && i < before && fragments.get(i) == previousSorted.get(i)) {
-      i++;
-    }
+    int i = FragmentNamesakes.carriedPrefix(previousSorted, fragments);
     int j = i;
     int lastInBefore = i > 0 ? i - 1 : -2;
     for (; i < n; i++) {

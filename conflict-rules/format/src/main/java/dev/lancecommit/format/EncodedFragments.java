@@ -64,7 +64,9 @@ public final class EncodedFragments {
     FragmentNamesakes namesakes = reuse ? FragmentNamesakes.of(previous.fragments, fragments) : null;
     // The carried prefix starts where it did in the version before: its offsets are copied, not summed again.
     int prefix = reuse ? namesakes.carriedPrefix() : 0;
-    System.arraycopy(reuse ? previous.starts : starts, 0, starts, 0, prefix + 1);
+    if (prefix > 0) {
+      System.arraycopy(previous.starts, 0, starts, 0, prefix + 1);
+    }
     int[] from = new int[n - prefix];
     long total = starts[prefix];
     int copied = prefix;

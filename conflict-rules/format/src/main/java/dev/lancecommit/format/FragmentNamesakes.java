@@ -53,7 +53,7 @@ public final class FragmentNamesakes {
   }
 
   /** How many fragments both lists begin with as the very same messages, in the same places. */
-  private static int carriedPrefix(List<DataFragment> previous, List<DataFragment> next) {
+  public static int carriedPrefix(List<DataFragment> previous, List<DataFragment> next) {
     int n = Math.min(previous.size(), next.size());
     int i = 0;
     while (i < n && previous.get(i) == next.get(i)) {
