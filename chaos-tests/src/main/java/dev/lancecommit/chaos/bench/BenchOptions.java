@@ -57,12 +57,10 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
           + "warm-up also sends, every 2 s, what a coordinator in service answers besides commits (a metrics scrape, "
           + "a namespace created, a table declared and described), so that the measured run's own first calls do not "
           + "send the compiled request path back to the interpreter. A warm-up longer than --seconds runs as "
-          + "consecutive runs of --seconds each, every one on tables of its own, removed on a local disk at the end "
-          + "of the run after it (the last two once the measured run has ended, so that no window opens right after "
-          + "a removal: ext4 makes each file created within 30 s of many deletions search past them): no table grows "
-          + "past what a measured run's does (one table written by 16 writers for 300 s took 100,000 commits, and "
-          + "every version's manifest rewrites every fragment: the disk filled; stock Lance's writers held 17-19 GB "
-          + "of caches of its versions).");
+          + "consecutive runs of --seconds each, every one on tables of its own, removed after it on a local disk: "
+          + "no table grows past what a measured run's does (one table written by 16 writers for 300 s took 100,000 "
+          + "commits, and every version's manifest rewrites every fragment: the disk filled; stock Lance's writers "
+          + "held 17-19 GB of caches of its versions).");
   static final ConfigKey<Integer> ROWS_PER_COMMIT = KEYS.integer("rows-per-commit", 10, atLeast(1),
       "Rows in each appended data file.");
   static final ConfigKey<Integer> TABLES = KEYS.integer("tables", 64, atLeast(1), "Tables of the tables workload.");

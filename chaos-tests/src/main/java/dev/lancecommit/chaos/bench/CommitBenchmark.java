@@ -132,11 +132,8 @@ public final class CommitBenchmark {
             Set<String> warmed = new HashSet<>();
             for (int[] shape : shapes) {
               for (String system : workload.systems().stream().filter(options::runs).toList()) {
-                WarmupTableRemoval removal = new WarmupTableRemoval(store::removeTablesOf);
                 if (options.warmupSeconds() > 0 && warmed.add(system)) {
-                  List<Integer> warmups = warmupRuns(options);
-                  for (int w = 0; w < warmups.size(); w++) {
-                    int seconds = warmups.get(w);
+                  for (int seconds : warmupRuns(options)) {
                     String name = "warmup" + (++run);
                     Path dir = Files.createDirectories(workDir.resolve(name));
                     Cell warmup = new Cell(kind, store, shape[0], shape[1], options.forWarmup(seconds), dir, name,
@@ -145,14 +142,13 @@ public final class CommitBenchmark {
                     log(String.format(Locale.ROOT, "%s %s %s x %d, %s: warm-up (not reported), %d s: %.1f commits/s, "
                         + "%s", kind.cliName(), storeKind.cliName(), shape[0], shape[1], system, seconds,
                         row.commitsPerSecond(), row.verification()));
-                    removal.warmupEnded(name, w == warmups.size() - 1);
+                    store.removeTablesOf(name);
                   }
                 }
                 String name = "run" + (++run);
                 Path dir = Files.createDirectories(workDir.resolve(name));
                 Cell cell = new Cell(kind, store, shape[0], shape[1], options, dir, name, kafka, false);
                 MatrixReport.Row row = runOne(workload, system, cell);
-                removal.measuredEnded();
                 MatrixReport.appendCsv(options.out(), row);
                 rows.add(row);
                 log(String.format(Locale.ROOT, "%s %s %s x %d, %s: %.1f commits/s, p50 %.1f ms, p99 %.1f ms, "
