@@ -28,7 +28,7 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
     int warmupSeconds, int rowsPerCommit, int tables, int writersPerTable, int keysPerWriter, String kafka, Path out,
     Optional<Path> python, Optional<Path> chartFrom, boolean verifyFiles, boolean localFsync, int dataFilesAhead,
     String coordinatorConfig, boolean coordinatorOwnJvm, String coordinatorJvmOptions, List<String> systems,
-    String lanceSession) {
+    String lanceSession, int settleSeconds) {
 
   private static final ConfigKeys KEYS = new ConfigKeys();
   static final ConfigKey<String> WORKLOADS = KEYS.string("workloads", "appends,upserts,pylance,tables",
@@ -61,6 +61,13 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
           + "no table grows past what a measured run's does (one table written by 16 writers for 300 s took 100,000 "
           + "commits, and every version's manifest rewrites every fragment: the disk filled; stock Lance's writers "
           + "held 17-19 GB of caches of its versions).");
+  static final ConfigKey<Integer> SETTLE_SECONDS = KEYS.integer("settle-seconds", 0, atLeast(0),
+      "After a warm-up on a local disk: flush the page cache (sync) and wait this long before the measured run, so "
+          + "that its window does not open right after the removal of the warm-up's tables (tens of thousands of "
+          + "files). ext4 without a journal makes every file created within 60 s of a removal (longer while the "
+          + "removal is not yet written back) search past the removed inodes: in the 16-writer cell that search took "
+          + "a fifth of the commit lanes' time, and the side that creates more files in the window pays more. 65 "
+          + "clears it; 0: the window opens at once, as before 2026-12-05.");
   static final ConfigKey<Integer> ROWS_PER_COMMIT = KEYS.integer("rows-per-commit", 10, atLeast(1),
       "Rows in each appended data file.");
   static final ConfigKey<Integer> TABLES = KEYS.integer("tables", 64, atLeast(1), "Tables of the tables workload.");
@@ -145,7 +152,7 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         values.get(LOCAL_FSYNC), values.get(DATA_FILES_AHEAD), values.get(COORDINATOR_CONFIG).trim(),
         values.get(COORDINATOR_OWN_JVM), values.get(COORDINATOR_JVM_OPTIONS).trim(),
         values.get(SYSTEMS).isBlank() ? List.of() : parseList(values.get(SYSTEMS), BenchOptions::lower),
-        values.get(LANCE_SESSION));
+        values.get(LANCE_SESSION), values.get(SETTLE_SECONDS));
   }
 
   /** The command line that repeats these options (for the report). */
@@ -163,7 +170,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
         + (coordinatorOwnJvm ? " --coordinator-own-jvm true" : "")
         + (coordinatorJvmOptions.isEmpty() ? "" : " --coordinator-jvm-options '" + coordinatorJvmOptions + "'")
         + (systems.isEmpty() ? "" : " --systems '" + join(systems) + "'")
-        + " --lance-session " + lanceSession;
+        + " --lance-session " + lanceSession
+        + (settleSeconds == 0 ? "" : " --settle-seconds " + settleSeconds);
   }
 
   /**
@@ -173,7 +181,7 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
   BenchOptions forWarmup(int windowSeconds) {
     return new BenchOptions(workloads, stores, writers, windowSeconds, 0, rowsPerCommit, tables, writersPerTable,
         keysPerWriter, kafka, out, python, chartFrom, verifyFiles, localFsync, 0, coordinatorConfig, coordinatorOwnJvm,
-        coordinatorJvmOptions, systems, lanceSession);
+        coordinatorJvmOptions, systems, lanceSession, 0);
   }
 
   /** Stock Lance's table at {@code uri} for its writers, holding Lance's caches as {@link #LANCE_SESSION} says. */

@@ -144,6 +144,7 @@ public final class CommitBenchmark {
                         row.commitsPerSecond(), row.verification()));
                     store.removeTablesOf(name);
                   }
+                  settleAfterWarmup(store, options);
                 }
                 String name = "run" + (++run);
                 Path dir = Files.createDirectories(workDir.resolve(name));
@@ -170,6 +171,19 @@ public final class CommitBenchmark {
       }
       deleteRecursively(workDir);
     }
+  }
+
+  /** {@link BenchOptions#SETTLE_SECONDS}: on a local disk, flush and wait before the window opens. */
+  private static void settleAfterWarmup(BenchStore store, BenchOptions options) throws Exception {
+    if (options.settleSeconds() == 0 || store.kind() != BenchStore.Kind.LOCAL) {
+      return;
+    }
+    Process sync = new ProcessBuilder("sync").redirectErrorStream(true).start();
+    sync.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+    int exit = sync.waitFor();
+    log(String.format(Locale.ROOT, "settling %d s after the warm-up's removals (sync exited %d)",
+        options.settleSeconds(), exit));
+    Thread.sleep(options.settleSeconds() * 1000L);
   }
 
   /**
