@@ -133,7 +133,7 @@ public final class Coordinator implements AutoCloseable {
       }
       DeletionVectors.checkArrowAvailable(); // server-side rebase reads and writes Arrow deletion files
       ObjectStores stores = new ObjectStores(config.s3Config(), config.get(CoordinatorConfig.STORE_LOCAL_FSYNC),
-          observability.storeDecorator());
+          config.get(CoordinatorConfig.STORE_LOCAL_DIRECT_IO), observability.storeDecorator());
       resources.push(stores);
       String warehouseUri = normalizeWarehouse(config.get(CoordinatorConfig.WAREHOUSE));
       StorageLocation warehouse = stores.resolve(warehouseUri);

@@ -81,6 +81,12 @@ public final class CoordinatorConfig {
           + "storage before answering, so an acknowledged commit survives a power loss. false skips every flush: "
           + "the durability of Lance's own local commits, which never flush (a crash of the process loses nothing, a "
           + "power loss may lose the latest commits), at a fraction of the latency. S3 is durable either way.");
+  public static final ConfigKey<Boolean> STORE_LOCAL_DIRECT_IO = KEYS.bool("store.local.direct-io", true,
+      "Local-disk warehouses and tables, with store.local.fsync on: write each flushed file of 1 MiB or more (the "
+          + "manifests of large tables) with O_DIRECT, straight from memory to the disk, instead of copying it into "
+          + "new page-cache pages that the flush then writes out. Same bytes, same durability; on a VM whose host "
+          + "reclaims free guest memory the copy costs more than the write. Falls back to buffered writes where the "
+          + "filesystem refuses O_DIRECT; false always buffers.");
   public static final ConfigKey<Integer> COMMIT_THREADS = KEYS.integer("commit.threads", 32, atLeast(1),
       "Threads of the commit lanes, a pool of their own: each table's lane prepares the next version on one while "
           + "the manifest of the one before is written on another, and hands events over after answering.");

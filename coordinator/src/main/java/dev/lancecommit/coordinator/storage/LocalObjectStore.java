@@ -1,5 +1,6 @@
 package dev.lancecommit.coordinator.storage;
 
+import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -20,7 +21,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An {@link ObjectStore} on a local (or mounted) filesystem below {@code root}.
@@ -36,36 +40,65 @@ import java.util.UUID;
  * process. That costs two flushes per written object; {@link #putIfAbsentUnflushed} and {@link #putUnflushed} skip
  * them for redundant copies. With {@code fsync} off nothing is flushed: the durability of Lance's own local commits
  * (which never flush), a process crash loses nothing, a power loss may lose the latest commits.
+ *
+ * <p>Direct I/O ({@code directIo}): a flushed write of at least {@link #DIRECT_IO_MIN_BYTES} (a manifest of a large
+ * table) is written with {@code O_DIRECT}, from memory straight to the disk, instead of being copied into newly
+ * allocated page-cache pages that the flush then writes out. The bytes and their durability are the same; what it
+ * saves is the allocation and copy, which on some machines costs more than the write (on a VM whose host takes back
+ * free guest memory, each new page faults in the host: 2.5 MB took 6.9 ms buffered and flushed, 1.8 ms direct).
+ * Where the filesystem refuses {@code O_DIRECT} (tmpfs on older kernels) the store falls back to buffered writes.
  */
 public final class LocalObjectStore implements ObjectStore {
   private static final System.Logger LOG = System.getLogger(LocalObjectStore.class.getName());
 
+  /** Flushed writes of at least this many bytes go through direct I/O (when on). */
+  public static final int DIRECT_IO_MIN_BYTES = 1 << 20;
+  private static final int ALIGNED_BUFFERS_KEPT = 4;
+
   private final Path root;
   private final boolean fsync;
   private volatile boolean hardLinks;
+  private final long directIoMinBytes;
+  /** Alignment of direct I/O below root (the filesystem's block size); 0 until known, -1 once refused. */
+  private volatile int directIoAlignment;
+  private final AtomicLong directWrites = new AtomicLong();
+  /** Buffers for direct I/O kept for the next writes (each as large as the largest file it wrote). */
+  private final Queue<ByteBuffer> alignedBuffers = new ConcurrentLinkedQueue<>();
 
-  /** A store that flushes every write to stable storage. */
+  /** A store that flushes every write to stable storage, large ones with direct I/O. */
   public LocalObjectStore(Path root) {
-    this(root, true, true);
+    this(root, true, true, DIRECT_IO_MIN_BYTES);
   }
 
   /** {@code fsync = false}: nothing is flushed (Lance's own local durability; see the class comment). */
   public static LocalObjectStore withFsync(Path root, boolean fsync) {
-    return new LocalObjectStore(root, true, fsync);
+    return withFsync(root, fsync, true);
+  }
+
+  /** {@code directIo = false}: every write is buffered (see the class comment). */
+  public static LocalObjectStore withFsync(Path root, boolean fsync, boolean directIo) {
+    return new LocalObjectStore(root, true, fsync, directIo ? DIRECT_IO_MIN_BYTES : Long.MAX_VALUE);
   }
 
   /** {@code hardLinks = false} forces the exclusive-create fallback of putIfAbsent (for tests). */
   LocalObjectStore(Path root, boolean hardLinks) {
-    this(root, hardLinks, true);
+    this(root, hardLinks, true, DIRECT_IO_MIN_BYTES);
   }
 
-  private LocalObjectStore(Path root, boolean hardLinks, boolean fsync) {
+  /** Flushed writes of at least {@code directIoMinBytes} use direct I/O (for tests: 0 sends every one through it). */
+  LocalObjectStore(Path root, boolean hardLinks, boolean fsync, long directIoMinBytes) {
     if (root == null || !root.isAbsolute()) {
       throw new IllegalArgumentException("local store root must be an absolute path: " + root);
     }
     this.root = root.normalize();
     this.hardLinks = hardLinks;
     this.fsync = fsync;
+    this.directIoMinBytes = directIoMinBytes;
+  }
+
+  /** Writes made with direct I/O so far. */
+  long directWrites() {
+    return directWrites.get();
   }
 
   /** Whether writes are flushed to stable storage before they return. */
@@ -435,10 +468,13 @@ public final class LocalObjectStore implements ObjectStore {
     return name != null && name.toString().startsWith(ObjectKeys.RESERVED_SEGMENT_PREFIX);
   }
 
-  private static Path writeTemp(Path target, byte[] data, boolean flush) throws IOException {
+  private Path writeTemp(Path target, byte[] data, boolean flush) throws IOException {
     Path parent = target.getParent();
     Files.createDirectories(parent);
     Path temp = parent.resolve(ObjectKeys.RESERVED_SEGMENT_PREFIX + UUID.randomUUID());
+    if (flush && data.length >= directIoMinBytes && writtenDirect(temp, data)) {
+      return temp;
+    }
     try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       writeFully(channel, data);
       if (flush) {
@@ -449,6 +485,88 @@ public final class LocalObjectStore implements ObjectStore {
       throw e;
     }
     return temp;
+  }
+
+  /**
+   * Writes and flushes {@code data} as the new file {@code temp} with direct I/O: the whole blocks, then the last
+   * partial block padded with zeros, then the file cut to its length. False, with nothing left behind, where the
+   * filesystem refuses direct I/O (then never tried again below root); a failure of a write once direct writes have
+   * worked here is thrown.
+   */
+  private boolean writtenDirect(Path temp, byte[] data) throws IOException {
+    int alignment = directIoAlignment;
+    if (alignment < 0 || data.length > Integer.MAX_VALUE - (1 << 21)) {
+      return false;
+    }
+    FileChannel channel;
+    try {
+      if (alignment == 0) {
+        long blockSize = Files.getFileStore(temp.getParent()).getBlockSize();
+        if (blockSize <= 0 || blockSize > (1 << 16) || Long.bitCount(blockSize) != 1) {
+          refuseDirectIo("its block size is " + blockSize, null);
+          return false;
+        }
+        alignment = (int) blockSize;
+      }
+      channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+          ExtendedOpenOption.DIRECT);
+    } catch (FileAlreadyExistsException e) {
+      throw e;
+    } catch (IOException | UnsupportedOperationException e) {
+      deleteQuietly(temp); // some filesystems create the file before they refuse the flag
+      refuseDirectIo("opening a file with O_DIRECT failed", e);
+      return false;
+    }
+    directIoAlignment = alignment;
+    int padded = (int) ((data.length + (long) alignment - 1) / alignment * alignment);
+    ByteBuffer buffer = alignedBuffer(padded, alignment);
+    try (channel) {
+      buffer.clear().put(data);
+      while (buffer.position() < padded) {
+        buffer.put((byte) 0);
+      }
+      writeFully(channel, buffer.flip());
+      if (padded > data.length) {
+        channel.truncate(data.length);
+      }
+      channel.force(true);
+    } catch (IOException e) {
+      deleteQuietly(temp);
+      if (directWrites.get() == 0) { // the filesystem opened the file but refuses the write (alignment)
+        refuseDirectIo("the first write with O_DIRECT failed", e);
+        return false;
+      }
+      throw e;
+    } finally {
+      if (alignedBuffers.size() < ALIGNED_BUFFERS_KEPT) {
+        alignedBuffers.offer(buffer);
+      }
+    }
+    directWrites.incrementAndGet();
+    return true;
+  }
+
+  /**
+   * A direct buffer of at least {@code capacity} bytes at an address aligned for direct I/O, reused: the JDK's own
+   * temporary buffers for direct I/O from a heap array fail when it frees them (a NullPointerException in JDK 17),
+   * and a new buffer's memory is as costly to touch as the page-cache pages direct I/O avoids.
+   */
+  private ByteBuffer alignedBuffer(int capacity, int alignment) {
+    for (ByteBuffer pooled; (pooled = alignedBuffers.poll()) != null; ) {
+      if (pooled.capacity() >= capacity && pooled.alignmentOffset(0, alignment) == 0) {
+        return pooled;
+      }
+    }
+    int rounded = (int) Math.min(Integer.MAX_VALUE - 2L * alignment, ((long) capacity + (1 << 20) - 1) >> 20 << 20);
+    return ByteBuffer.allocateDirect(Math.max(rounded, capacity) + alignment).alignedSlice(alignment);
+  }
+
+  private void refuseDirectIo(String why, Exception cause) {
+    if (directIoAlignment >= 0) {
+      directIoAlignment = -1;
+      LOG.log(System.Logger.Level.INFO, "direct I/O unavailable below " + root + " (" + why
+          + "); large flushed writes are buffered", cause);
+    }
   }
 
   private void createExclusive(String key, Path target, byte[] data, boolean flush) {
@@ -487,7 +605,10 @@ public final class LocalObjectStore implements ObjectStore {
   }
 
   private static void writeFully(FileChannel channel, byte[] data) throws IOException {
-    ByteBuffer buffer = ByteBuffer.wrap(data);
+    writeFully(channel, ByteBuffer.wrap(data));
+  }
+
+  private static void writeFully(FileChannel channel, ByteBuffer buffer) throws IOException {
     while (buffer.hasRemaining()) {
       channel.write(buffer);
     }

@@ -22,6 +22,7 @@ public final class ObjectStores implements AutoCloseable {
   private final S3Config s3Config;
   private final UnaryOperator<ObjectStore> decorator;
   private final boolean localFsync;
+  private final boolean localDirectIo;
   private final Map<String, ObjectStore> s3Stores = new ConcurrentHashMap<>();
   private final Map<Path, ObjectStore> localStores = new ConcurrentHashMap<>();
   private volatile boolean closed;
@@ -45,9 +46,21 @@ public final class ObjectStores implements AutoCloseable {
    *     store it wraps and closes it
    */
   public ObjectStores(S3Config s3Config, boolean localFsync, UnaryOperator<ObjectStore> decorator) {
+    this(s3Config, localFsync, true, decorator);
+  }
+
+  /**
+   * @param localFsync whether local stores flush writes to stable storage ({@link LocalObjectStore})
+   * @param localDirectIo whether local stores write large flushed files with direct I/O ({@link LocalObjectStore})
+   * @param decorator wraps every store this creates (metrics and traces of every storage call); the wrapper owns the
+   *     store it wraps and closes it
+   */
+  public ObjectStores(S3Config s3Config, boolean localFsync, boolean localDirectIo,
+      UnaryOperator<ObjectStore> decorator) {
     this.s3Config = s3Config;
     this.decorator = decorator;
     this.localFsync = localFsync;
+    this.localDirectIo = localDirectIo;
   }
 
   /** A factory for local locations only. */
@@ -123,7 +136,7 @@ public final class ObjectStores implements AutoCloseable {
       throw new IllegalArgumentException("invalid local location '" + location + "': " + e.getMessage(), e);
     }
     ObjectStore store = localStores.computeIfAbsent(root,
-        r -> decorator.apply(LocalObjectStore.withFsync(r, localFsync)));
+        r -> decorator.apply(LocalObjectStore.withFsync(r, localFsync, localDirectIo)));
     return new StorageLocation(store, rootKey);
   }
 
