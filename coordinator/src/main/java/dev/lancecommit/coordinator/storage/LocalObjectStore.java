@@ -553,12 +553,12 @@ public final class LocalObjectStore implements ObjectStore {
    */
   private ByteBuffer alignedBuffer(int capacity, int alignment) {
     for (ByteBuffer pooled; (pooled = alignedBuffers.poll()) != null; ) {
-      if (pooled.capacity() >= capacity && pooled.alignmentOffset(0, alignment) == 0) {
-        return pooled;
+      if (pooled.capacity() >= capacity) {
+        return pooled; // every pooled buffer was sliced to this store's one alignment
       }
     }
-    int rounded = (int) Math.min(Integer.MAX_VALUE - 2L * alignment, ((long) capacity + (1 << 20) - 1) >> 20 << 20);
-    return ByteBuffer.allocateDirect(Math.max(rounded, capacity) + alignment).alignedSlice(alignment);
+    int wholeMebibytes = (capacity + (1 << 20) - 1) >>> 20 << 20; // writtenDirect bounds capacity well below 2 GiB
+    return ByteBuffer.allocateDirect(wholeMebibytes + alignment).alignedSlice(alignment);
   }
 
   private void refuseDirectIo(String why, Exception cause) {
