@@ -268,14 +268,27 @@ public final class LocalObjectStore implements ObjectStore {
       throw failure("putIfAbsent", key, e);
     }
     return new StagedPut() {
+      /**
+       * Set once the temporary file is removed: the lane discards every staged put after its write, and a removal of
+       * a file already gone costs a failed lstat and an exception with its stack trace, once per version.
+       */
+      private volatile boolean removed;
+
       @Override
       public void create() {
-        link(key, target, temp, data, fsync);
+        try {
+          link(key, target, temp, data, fsync);
+        } finally {
+          removed = true; // link removes the temporary file either way
+        }
       }
 
       @Override
       public void discard() {
-        deleteQuietly(temp);
+        if (!removed) {
+          deleteQuietly(temp);
+          removed = true;
+        }
       }
     };
   }
@@ -468,9 +481,20 @@ public final class LocalObjectStore implements ObjectStore {
     return name != null && name.toString().startsWith(ObjectKeys.RESERVED_SEGMENT_PREFIX);
   }
 
+  /**
+   * Creates {@code dir} and its parents unless it is a directory already. Checked first because
+   * {@link Files#createDirectories} on a directory that exists, as a table's are on every write after its first,
+   * fails a mkdir and throws and catches two exceptions before it finds the directory there.
+   */
+  private static void ensureDirectory(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      Files.createDirectories(dir);
+    }
+  }
+
   private Path writeTemp(Path target, byte[] data, boolean flush) throws IOException {
     Path parent = target.getParent();
-    Files.createDirectories(parent);
+    ensureDirectory(parent);
     Path temp = parent.resolve(ObjectKeys.RESERVED_SEGMENT_PREFIX + UUID.randomUUID());
     if (flush && data.length >= directIoMinBytes && writtenDirect(temp, data)) {
       return temp;
@@ -572,7 +596,7 @@ public final class LocalObjectStore implements ObjectStore {
   private void createExclusive(String key, Path target, byte[] data, boolean flush) {
     FileChannel channel;
     try {
-      Files.createDirectories(target.getParent());
+      ensureDirectory(target.getParent());
     } catch (IOException e) {
       throw failure("putIfAbsent", key, e);
     }
