@@ -269,8 +269,8 @@ public final class LocalObjectStore implements ObjectStore {
     }
     return new StagedPut() {
       /**
-       * Set once the temporary file is removed: the lane discards every staged put after its write, and a removal of
-       * a file already gone costs a failed lstat and an exception with its stack trace, once per version.
+       * Set once the temporary file is removed: the lane discards every staged put after its write, and each removal
+       * of a file already gone costs a failed lstat and an exception with its stack trace (two per version measured).
        */
       private volatile boolean removed;
 
