@@ -135,6 +135,9 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
     JsonObject request = request(2, staged);
     assertThat(post(CREATE, request).ok().getJsonObject("version").getLong("version")).isEqualTo(2);
 
+    // The first answer's removal of the staged file runs after it, off its path: a file written again before that
+    // removal would be removed under the second request.
+    awaitRemoved(staged);
     write(staged, bytes); // the client never saw the answer and sends the same request again
     JsonObject again = post(CREATE, request).ok();
 
@@ -154,6 +157,7 @@ class CreateTableVersionRouteTest extends LaneServerFixture {
     assertThat(post(CREATE, request).ok().getJsonObject("version").getLong("version")).isEqualTo(3);
     assertThat(commit(append(3, 15)).getLong("version")).isEqualTo(4);
 
+    awaitRemoved(staged); // as above: the first answer's removal, before the file is written again
     write(staged, bytes);
     JsonObject again = post(CREATE, request).ok();
 
