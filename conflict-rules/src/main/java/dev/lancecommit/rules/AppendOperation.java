@@ -10,8 +10,9 @@ final class AppendOperation {
   private AppendOperation() {}
 
   static void apply(ManifestDraft draft, Transaction.Append append) {
-    List<DataFragment> fragments = new ArrayList<>(draft.fragments());
-    fragments.addAll(draft.admitNewFragments(append.getFragmentsList()));
-    draft.setFragments(fragments);
+    List<DataFragment> added = draft.admitNewFragments(append.getFragmentsList());
+    ArrayList<DataFragment> fragments = ManifestDraft.copyWithRoom(draft.fragments(), added.size());
+    fragments.addAll(added);
+    draft.adoptFragments(fragments);
   }
 }

@@ -5,7 +5,6 @@ import dev.lancecommit.format.pb.Transaction;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -22,13 +21,13 @@ final class DeleteOperation {
     for (DataFragment fragment : delete.getUpdatedFragmentsList()) {
       updated.put(fragment.getId(), fragment);
     }
-    List<DataFragment> fragments = new ArrayList<>();
+    ArrayList<DataFragment> fragments = new ArrayList<>(draft.fragments().size());
     for (DataFragment fragment : draft.fragments()) {
       if (!deleted.contains(fragment.getId())) {
         fragments.add(updated.getOrDefault(fragment.getId(), fragment));
       }
     }
-    draft.setFragments(fragments);
+    draft.adoptFragments(fragments);
     draft.setIndices(IndexRetention.retainRelevant(draft.indices(), draft.schemaFieldIds(), draft.fragmentIds()));
   }
 }

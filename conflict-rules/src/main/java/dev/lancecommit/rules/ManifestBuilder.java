@@ -185,7 +185,7 @@ public final class ManifestBuilder {
 
   private static TableState finish(ManifestDraft draft, boolean reserveFragments) {
     Manifest.Builder manifest = draft.manifest();
-    List<DataFragment> fragments = new ArrayList<>(draft.fragments());
+    List<DataFragment> fragments = draft.takeFragments();
     // On a version built here the carried fragments are known to be in order and to match the flags (see Carried).
     boolean onNormalized = !draft.creating() && draft.current().normalized();
     boolean ascending = strictlyAscending(fragments,

@@ -25,6 +25,8 @@ final class ManifestDraft {
   private final Manifest.Builder manifest;
   private final boolean stableRowIds;
   private List<DataFragment> fragments;
+  /** The list behind {@link #fragments} when the draft owns it ({@link #adoptFragments}); null otherwise. */
+  private ArrayList<DataFragment> ownedFragments;
   private List<IndexMetadata> indices;
   private long nextFragmentId;
   private long nextRowId;
@@ -89,8 +91,41 @@ final class ManifestDraft {
   }
 
   void setFragments(List<DataFragment> fragments) {
-    // Not List.copyOf: that checks every element for null, and a protobuf list holds none.
-    this.fragments = Collections.unmodifiableList(new ArrayList<>(fragments));
+    adoptFragments(copyWithRoom(fragments, 0));
+  }
+
+  /**
+   * Makes {@code fragments}, a list the caller made for this and no longer touches, the draft's fragments without
+   * copying it: a version copies its table's list of fragment references only where it must (a draft list, the
+   * manifest's), however many fragments the table has.
+   */
+  void adoptFragments(ArrayList<DataFragment> fragments) {
+    this.ownedFragments = fragments;
+    this.fragments = Collections.unmodifiableList(fragments);
+  }
+
+  /**
+   * The fragments as a list the caller may change, for the last step of a build: the draft's own list where it has
+   * one (then the draft's fragments are no longer read), a copy otherwise.
+   */
+  ArrayList<DataFragment> takeFragments() {
+    ArrayList<DataFragment> owned = ownedFragments;
+    if (owned == null) {
+      return copyWithRoom(fragments, 0);
+    }
+    ownedFragments = null;
+    fragments = List.of();
+    return owned;
+  }
+
+  /**
+   * A copy of {@code fragments} with room for {@code extra} more, made with bulk copies (a loop adding reference by
+   * reference is slower on a large table) and without growing it afterwards.
+   */
+  static ArrayList<DataFragment> copyWithRoom(List<DataFragment> fragments, int extra) {
+    ArrayList<DataFragment> copy = new ArrayList<>(fragments.size() + extra);
+    copy.addAll(fragments);
+    return copy;
   }
 
   List<IndexMetadata> indices() {

@@ -34,7 +34,7 @@ final class UpdateOperation {
       updated.putIfAbsent(fragment.getId(), fragment);
     }
     List<DataFragment> previous = draft.fragments();
-    List<DataFragment> fragments = new ArrayList<>();
+    ArrayList<DataFragment> fragments = new ArrayList<>(previous.size() + update.getNewFragmentsCount());
     for (DataFragment fragment : previous) {
       if (!removed.contains(fragment.getId())) {
         fragments.add(updated.getOrDefault(fragment.getId(), fragment));
@@ -64,7 +64,7 @@ final class UpdateOperation {
       }
     }
     fragments.addAll(added);
-    draft.setFragments(fragments);
+    draft.adoptFragments(fragments);
     indices = IndexRetention.retainRelevant(indices, draft.schemaFieldIds(), draft.fragmentIds());
 
     indices = applyMemWal(draft, update, indices);

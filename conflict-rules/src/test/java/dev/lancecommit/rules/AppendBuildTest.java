@@ -87,6 +87,25 @@ class AppendBuildTest {
   }
 
   @Test
+  void aBuildThatSortsAndTrimsTheFragmentsLeavesTheVersionItStartsFromAsItWas() {
+    // The build sorts and rewrites its list of fragments in place: it must be the build's own, never the base's.
+    DataFragment tombstoned = fragment(1, 1).toBuilder().addFiles(file("gone.lance", -2, -2)).build();
+    TableState current = table(2, 3, fragment(0, 1), tombstoned, fragment(3, 1));
+    java.util.List<DataFragment> fragmentsBefore = java.util.List.copyOf(current.manifest().getFragmentsList());
+    DataFragment reserved = newFragment("r", 2).toBuilder().setId(2).build();
+    dev.lancecommit.format.pb.Transaction txn = append(2, newFragment("a", 1), reserved);
+
+    TableState first = ManifestBuilder.build(current, txn, ctx(3));
+    TableState second = ManifestBuilder.build(current, txn, ctx(3));
+
+    assertThat(current.manifest().getFragmentsList()).isEqualTo(fragmentsBefore);
+    assertThat(first.manifest()).isEqualTo(second.manifest());
+    assertThat(ids(first)).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(first.manifest().getFragments(1).getFilesList()).extracting(DataFile::getPath)
+        .doesNotContain("gone.lance");
+  }
+
+  @Test
   void anExplicitIdCollidingWithAnExistingFragmentIsRefused() {
     TableState current = table(2, 3, fragment(0, 1), fragment(3, 1));
     DataFragment clash = newFragment("x", 2).toBuilder().setId(3).build();

@@ -17,8 +17,10 @@ public enum CommitPhase {
   /** Handing the event to the sink and answering. */
   EVENT_HANDOFF;
 
-  /** The label value, e.g. {@code storage_write}. */
+  private final String label = name().toLowerCase(Locale.ROOT);
+
+  /** The label value, e.g. {@code storage_write} (made once: every commit's every phase asks for it). */
   public String label() {
-    return name().toLowerCase(Locale.ROOT);
+    return label;
   }
 }
