@@ -186,6 +186,9 @@ final class AppendWorkload implements Workload {
           : DataFiles.ahead(lance, rows, nextId, (int) Math.ceil((double) ahead / tables.size()),
               Math.max(2, cell.writersPerTable())));
     }
+    if (ahead > 0) {
+      CommitBenchmark.flushWrittenAhead(cell);
+    }
     return files;
   }
 

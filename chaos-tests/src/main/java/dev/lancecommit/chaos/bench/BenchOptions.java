@@ -67,7 +67,9 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
           + "files). ext4 without a journal makes every file created within 60 s of a removal (longer while the "
           + "removal is not yet written back) search past the removed inodes: in the 16-writer cell that search took "
           + "a fifth of the commit lanes' time, and the side that creates more files in the window pays more. 65 "
-          + "clears it; 0: the window opens at once, as before 2026-12-05.");
+          + "clears it. The files written ahead of a measured window (--data-files-ahead) are flushed too before it "
+          + "opens (since 2026-12-05 08:40), so that their writeback does not compete with the window's writes. 0: "
+          + "neither; the window opens at once, as before 2026-12-05.");
   static final ConfigKey<Integer> ROWS_PER_COMMIT = KEYS.integer("rows-per-commit", 10, atLeast(1),
       "Rows in each appended data file.");
   static final ConfigKey<Integer> TABLES = KEYS.integer("tables", 64, atLeast(1), "Tables of the tables workload.");

@@ -178,17 +178,38 @@ public final class CommitBenchmark {
     if (options.settleSeconds() == 0 || store.kind() != BenchStore.Kind.LOCAL) {
       return;
     }
-    String flushed;
+    log(String.format(Locale.ROOT, "settling %d s after the warm-up's removals (%s)", options.settleSeconds(),
+        sync()));
+    Thread.sleep(options.settleSeconds() * 1000L);
+  }
+
+  /**
+   * {@link BenchOptions#SETTLE_SECONDS}, after the files written ahead of a measured window on a local disk: flushed
+   * before the clock starts, so that their writeback does not compete with the window's own writes (writers on other
+   * machines would arrive with theirs without writing to this disk at all).
+   */
+  static void flushWrittenAhead(Cell cell) {
+    if (cell.warmup() || cell.options().settleSeconds() == 0 || cell.store().kind() != BenchStore.Kind.LOCAL) {
+      return;
+    }
+    long start = System.nanoTime();
+    String flushed = sync();
+    log(String.format(Locale.ROOT, "flushed what was written ahead of the window (%s, %d ms)", flushed,
+        (System.nanoTime() - start) / 1_000_000));
+  }
+
+  /** Flushes the page cache with {@code sync}; says how that went. */
+  private static String sync() {
     try {
       Process sync = new ProcessBuilder("sync").redirectErrorStream(true).start();
       sync.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
-      flushed = "sync exited " + sync.waitFor();
+      return "sync exited " + sync.waitFor();
     } catch (java.io.IOException noSync) { // a system without the command: the wait alone still lets ext4 settle
-      flushed = "no sync: " + noSync.getMessage();
+      return "no sync: " + noSync.getMessage();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "sync interrupted";
     }
-    log(String.format(Locale.ROOT, "settling %d s after the warm-up's removals (%s)", options.settleSeconds(),
-        flushed));
-    Thread.sleep(options.settleSeconds() * 1000L);
   }
 
   /**

@@ -374,6 +374,7 @@ final class UpsertWorkload implements Workload {
     } finally {
       pool.shutdownNow();
     }
+    CommitBenchmark.flushWrittenAhead(cell);
     return ahead;
   }
 
