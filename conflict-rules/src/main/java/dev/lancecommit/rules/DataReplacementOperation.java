@@ -44,7 +44,7 @@ final class DataReplacementOperation {
       }
       fragments.put(fragment.getId(), replaced);
     }
-    draft.setFragments(new ArrayList<>(fragments.values()));
+    draft.adoptFragments(new ArrayList<>(fragments.values()));
   }
 
   private static DataFragment replace(DataFragment fragment, DataFile newFile) {

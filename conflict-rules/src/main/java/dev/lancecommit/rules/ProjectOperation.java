@@ -4,7 +4,6 @@ import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.Transaction;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -20,7 +19,7 @@ final class ProjectOperation {
     }
     draft.manifest().clearFields().addAllFields(project.getSchemaList());
     Set<Integer> remaining = draft.schemaFieldIds();
-    List<DataFragment> fragments = new ArrayList<>();
+    ArrayList<DataFragment> fragments = new ArrayList<>(draft.fragments().size());
     for (DataFragment fragment : draft.fragments()) {
       DataFragment.Builder kept = fragment.toBuilder().clearFiles();
       for (DataFile file : fragment.getFilesList()) {
@@ -30,7 +29,7 @@ final class ProjectOperation {
       }
       fragments.add(kept.getFilesCount() == fragment.getFilesCount() ? fragment : kept.build());
     }
-    draft.setFragments(fragments);
+    draft.adoptFragments(fragments);
     draft.setIndices(IndexRetention.retainRelevant(draft.indices(), remaining, draft.fragmentIds()));
   }
 }

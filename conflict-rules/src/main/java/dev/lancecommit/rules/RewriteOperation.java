@@ -24,7 +24,7 @@ final class RewriteOperation {
             .addAllNewFragments(rewrite.getNewFragmentsList())
             .build());
 
-    List<DataFragment> fragments = new ArrayList<>(draft.fragments());
+    ArrayList<DataFragment> fragments = ManifestDraft.copyWithRoom(draft.fragments(), 0);
     List<IndexRetention.RewrittenGroup> applied = new ArrayList<>();
     for (Transaction.RewriteGroup group : groups) {
       List<DataFragment> oldFragments = group.getOldFragmentsList();
@@ -36,7 +36,7 @@ final class RewriteOperation {
       splice(fragments, oldFragments, newFragments);
       applied.add(IndexRetention.RewrittenGroup.of(oldFragments, newFragments));
     }
-    draft.setFragments(fragments);
+    draft.adoptFragments(fragments);
     if (draft.stableRowIds()) {
       draft.setIndices(IndexRetention.remapAllBitmaps(draft.indices(), applied));
     } else {
