@@ -3,6 +3,7 @@ package dev.lancecommit.testing;
 import dev.lancecommit.coordinator.storage.ObjectInfo;
 import dev.lancecommit.coordinator.storage.ObjectStore;
 import dev.lancecommit.coordinator.storage.ObjectTail;
+import dev.lancecommit.coordinator.storage.StagedPut;
 import dev.lancecommit.coordinator.storage.StoreException;
 import dev.lancecommit.coordinator.storage.StoreOutcomeUnknownException;
 import dev.lancecommit.coordinator.storage.StoreUnavailableException;
@@ -111,12 +112,23 @@ public final class FaultInjectingObjectStore implements ObjectStore {
   }
 
   private final ObjectStore delegate;
+  private final boolean asDelegate;
   private final ConcurrentLinkedQueue<Hold> holds = new ConcurrentLinkedQueue<>();
   private final Map<Call, ConcurrentLinkedQueue<Fault>> faults = new EnumMap<>(Call.class);
   private final Map<Call, AtomicInteger> calls = new EnumMap<>(Call.class);
 
   public FaultInjectingObjectStore(ObjectStore delegate) {
+    this(delegate, false);
+  }
+
+  /**
+   * {@code asDelegate}: the store stages puts and reports its requests as the delegate does (a local disk writes a
+   * staged manifest ahead and is not made of round trips), and the create of a staged put is a
+   * {@link Call#PUT_IF_ABSENT} its faults and holds apply to; otherwise it answers as an object store would.
+   */
+  public FaultInjectingObjectStore(ObjectStore delegate, boolean asDelegate) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
+    this.asDelegate = asDelegate;
     for (Call call : Call.values()) {
       faults.put(call, new ConcurrentLinkedQueue<>());
       calls.put(call, new AtomicInteger());
@@ -232,6 +244,33 @@ public final class FaultInjectingObjectStore implements ObjectStore {
       delegate.delete(key);
       return null;
     });
+  }
+
+  @Override
+  public StagedPut stagePutIfAbsent(String key, byte[] data) {
+    if (!asDelegate) {
+      return ObjectStore.super.stagePutIfAbsent(key, data);
+    }
+    StagedPut staged = delegate.stagePutIfAbsent(key, data);
+    return new StagedPut() {
+      @Override
+      public void create() {
+        intercept(Call.PUT_IF_ABSENT, key, () -> {
+          staged.create();
+          return null;
+        });
+      }
+
+      @Override
+      public void discard() {
+        staged.discard();
+      }
+    };
+  }
+
+  @Override
+  public boolean requestsAreRoundTrips() {
+    return asDelegate ? delegate.requestsAreRoundTrips() : ObjectStore.super.requestsAreRoundTrips();
   }
 
   @Override

@@ -337,6 +337,52 @@ class PipelinedLaneTest {
         assertThat(dev.lancecommit.format.TransactionFiles.decode(bytes)).isEqualTo(recorded));
   }
 
+  /**
+   * On a local disk a version prepared on top of a write in flight writes its {@code .txn} first, then stages its
+   * manifest (on a thread of its own); a {@code .txn} that cannot be written answers the version's members with
+   * nothing of the version staged, and a resubmission lands.
+   */
+  @Test
+  void onALocalDiskAGroupWhoseTransactionFileFailsIsAnsweredWithNothingOfItStaged() throws Exception {
+    store = new FaultInjectingObjectStore(new LocalObjectStore(root), true);
+    table = new StorageLocation(store, TABLE_KEY);
+    service = newService(settings());
+    GroupBehindVersion2 behind = groupBehindVersion2(3);
+    Predicate<String> groupFile = key -> key.startsWith(table.key("_transactions/2-"));
+    Hold txn = store.holdNext(Call.PUT_IF_ABSENT, groupFile);
+    store.failNext(Call.PUT_IF_ABSENT, 1_000, When.BEFORE, groupFile, FaultInjectingObjectStore.unavailable());
+    executor.open();
+    assertThat(txn.awaitHeld(WAIT)).isTrue();
+    Thread.sleep(200); // give the lane time to (wrongly) stage the group's manifest before its .txn is written
+    assertThat(stagedManifests()).as("only version 2's, staged and held in its create").isEqualTo(1);
+    txn.release();
+
+    for (CompletableFuture<CommitResult> answer : behind.answers()) {
+      assertThatThrownBy(() -> answer.get(20, TimeUnit.SECONDS)).cause()
+          .isInstanceOf(dev.lancecommit.coordinator.storage.StoreUnavailableException.class);
+    }
+    assertThat(stagedManifests()).isEqualTo(1);
+    behind.v2().release();
+    assertThat(behind.first().get(20, TimeUnit.SECONDS).version()).isEqualTo(2);
+    await().atMost(WAIT).until(() -> stagedManifests() == 0);
+    assertThat(storage().versions().versions()).containsExactly(1L, 2L);
+
+    store.clearFaults();
+    Transaction again = behind.waiting().get(0);
+    assertThat(commit(again).version()).as("nothing of it landed: resubmitted, it lands").isEqualTo(3);
+    assertThat(storage().transactionOf(storage().readManifest(3, ManifestNaming.Scheme.V2).orElseThrow()).getUuid())
+        .isEqualTo(again.getUuid());
+    assertThat(stagedManifests()).isZero();
+  }
+
+  /** Files under {@code _versions/} a staged put wrote and has not created or removed yet. */
+  private long stagedManifests() throws IOException {
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(root.resolve(TABLE_KEY).resolve("_versions"))) {
+      return files.filter(f -> f.getFileName().toString()
+          .startsWith(dev.lancecommit.coordinator.storage.ObjectKeys.RESERVED_SEGMENT_PREFIX)).count();
+    }
+  }
+
   @Test
   void aVersionTakenUnderTheWriteIsRebuiltWithWhatWasPreparedOnTopOfIt() throws Exception {
     commit(transactions.create());

@@ -1,0 +1,7 @@
+#!/bin/bash
+cd /work/bench/txnpar
+for p in 1 2 3; do
+  bash /work/bench/gc/cell.sh /tmp/bjB /work/bench/txnpar/B$p 16 300 1100 ""
+  bash /work/bench/gc/cell.sh /tmp/bjA /work/bench/txnpar/A$p 16 300 1100 ""
+done
+touch ab.done
