@@ -1,4 +1,5 @@
 #!/bin/bash
+# /work/bench/gc/cell.sh is ../gc-and-fragment-list-copies/cell.sh
 cd /work/bench/txnpar
 while [ ! -f ab.done ]; do sleep 5; done
 bash /work/bench/gc/cell.sh /tmp/bjB /work/bench/txnpar/B-w1 1 120 600 ""
