@@ -8,7 +8,8 @@ The config says {"mode": "namespace" | "path", "url": REST URL (namespace), "tab
 as writers on other machines arrive with theirs, and one inside the window, before its clock starts, whenever those
 run out (counted as "written_in_window"); it commits each with LanceDataset.commit: through the namespace
 (namespace_client_managed_versioning=True: the client stages the manifest and calls CreateTableVersion) or on the path (Lance's own put-if-not-exists commit loop), from the version
-its last commit returned. Only the commit is timed. Prints "RESULT " and a JSON summary.
+its last commit returned. Only the commit is timed. Prints "WINDOW OPEN" and "WINDOW CLOSED" as the window opens and
+closes, then "RESULT " and a JSON summary.
 """
 
 import json
@@ -43,6 +44,7 @@ def main(config_path):
     deadline = [0.0]
 
     def open_window():  # run once every writer has its files written ahead, before any is released
+        print("WINDOW OPEN", flush=True)  # the benchmark reads the CPU of this process and the coordinator's
         begin[0] = time.monotonic()
         deadline[0] = begin[0] + config["seconds"]
 
@@ -103,6 +105,8 @@ def main(config_path):
     for t in threads:
         t.start()
     start.wait()
+    time.sleep(max(0.0, deadline[0] - time.monotonic()))
+    print("WINDOW CLOSED", flush=True)
     for t in threads:
         t.join()
     elapsed = time.monotonic() - begin[0]

@@ -115,7 +115,8 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
           + "-XX:+PrintCompilation, -XX:StartFlightRecording=filename=coordinator.jfr).");
   static final ConfigKey<String> SYSTEMS = KEYS.string("systems", "", null,
       "Only these systems of each workload, comma-separated, as the report names them (coordinator, lance, "
-          + "lance update, lance merge_insert, ...); empty: every system, the coordinator and stock Lance side by side, as a cell of the matrix is meant to be. For one "
+          + "lance update, lance merge_insert, ...; a name that holds a comma without it: namespace "
+          + "appends_on_latest); empty: every system, the coordinator and stock Lance side by side, as a cell of the matrix is meant to be. For one "
           + "side of a cell whose other side was measured already, or takes too long to drain (stock Lance at 64 "
           + "writers).");
   static final String LANCE_SESSION_TABLE = "table";
@@ -199,7 +200,15 @@ record BenchOptions(List<Workload.Kind> workloads, List<BenchStore.Kind> stores,
 
   /** Whether {@link #SYSTEMS} asks for {@code system}. */
   boolean runs(String system) {
-    return systems.isEmpty() || systems.contains(lower(system));
+    return systems.isEmpty() || systems.contains(selectable(system));
+  }
+
+  /**
+   * How {@link #SYSTEMS} names {@code system}: lower case, and without the commas of a name such as "namespace,
+   * appends_on_latest", since commas separate the names.
+   */
+  static String selectable(String system) {
+    return lower(system).replace(",", "");
   }
 
   /** The pairs of {@link #COORDINATOR_CONFIG}, in order. */

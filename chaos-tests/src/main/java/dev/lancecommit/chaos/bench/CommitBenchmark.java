@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
@@ -78,9 +79,11 @@ public final class CommitBenchmark {
 
   /** Refuses a {@code --systems} name no workload has, before anything is started. */
   private static void requireKnownSystems(BenchOptions options, Optional<Path> python) {
-    Set<String> known = new HashSet<>(new AppendWorkload().systems());
-    known.addAll(new UpsertWorkload().systems());
-    python.ifPresent(p -> known.addAll(new PylanceWorkload(p).systems()));
+    Set<String> known = new TreeSet<>();
+    new AppendWorkload().systems().forEach(system -> known.add(BenchOptions.selectable(system)));
+    new UpsertWorkload().systems().forEach(system -> known.add(BenchOptions.selectable(system)));
+    python.ifPresent(p -> new PylanceWorkload(p).systems().forEach(system -> known.add(
+        BenchOptions.selectable(system))));
     for (String system : options.systems()) {
       if (!known.contains(system)) {
         throw new IllegalArgumentException("--systems: no system '" + system + "'; the systems are " + known);

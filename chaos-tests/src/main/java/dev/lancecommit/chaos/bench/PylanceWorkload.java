@@ -7,8 +7,10 @@ import dev.lancecommit.e2e.CommitApi;
 import dev.lancecommit.client.lance.LanceProtos;
 import dev.lancecommit.testing.lance.LanceTables;
 import dev.lancecommit.client.lance.TransactionFactory;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +36,9 @@ final class PylanceWorkload implements Workload {
   static final String STRICT = "namespace";
   static final String PATH = "path (pylance)";
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** What pylance_bench.py prints when its window opens and closes, so the CPU of the window alone is read. */
+  private static final String WINDOW_OPEN = "WINDOW OPEN";
+  private static final String WINDOW_CLOSED = "WINDOW CLOSED";
 
   private final Path python;
 
@@ -128,12 +133,32 @@ final class PylanceWorkload implements Workload {
       builder.environment().keySet().removeIf(name -> name.startsWith("AWS_"));
       builder.environment().put("PYTHONUNBUFFERED", "1");
       Process process = builder.start();
-      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      ThreadCpu.watchAs(process.pid(), "pylance");
+      StringBuilder output = new StringBuilder();
+      Optional<ThreadCpu> cpuAtOpen = Optional.empty();
+      Optional<Map<String, Long>> cpuInWindow = Optional.empty();
+      long opened = 0;
+      double windowSeconds = 0;
+      try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
+          StandardCharsets.UTF_8))) {
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+          output.append(line).append('\n');
+          if (line.equals(WINDOW_OPEN)) {
+            opened = System.nanoTime();
+            cpuAtOpen = ThreadCpu.now();
+          } else if (line.equals(WINDOW_CLOSED)) {
+            windowSeconds = (System.nanoTime() - opened) / 1e9;
+            cpuInWindow = cpuAtOpen.flatMap(before -> ThreadCpu.now().map(after -> after.since(before)));
+          }
+        }
+      } finally {
+        ThreadCpu.unwatch(process.pid());
+      }
       if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
         process.destroyForcibly();
         throw new IllegalStateException("pylance_bench.py failed:\n" + output);
       }
-      String line = output.lines().filter(l -> l.startsWith("RESULT ")).reduce((a, b) -> b).orElseThrow(() ->
+      String line = output.toString().lines().filter(l -> l.startsWith("RESULT ")).reduce((a, b) -> b).orElseThrow(() ->
           new IllegalStateException("pylance_bench.py printed no RESULT:\n" + output));
       JsonNode json = JSON.readTree(line.substring("RESULT ".length()));
       RunResult result = new RunResult(system);
@@ -144,6 +169,11 @@ final class PylanceWorkload implements Workload {
       json.get("failures").fields().forEachRemaining(e -> failures.put(e.getKey(), e.getValue().asInt()));
       result.failures(failures);
       result.elapsed(json.get("window_ns").asLong(), json.get("elapsed_ns").asLong());
+      double seconds = windowSeconds;
+      cpuInWindow.ifPresent(spent -> {
+        CommitBenchmark.log(ThreadCpu.describe(spent, seconds, Runtime.getRuntime().availableProcessors()));
+        CommitBenchmark.log(ThreadCpu.perCommit(spent, result.commitsInWindow()));
+      });
       if (ahead > 0 && json.get("written_in_window").asInt() > 0) {
         CommitBenchmark.log(system + ": the files written ahead ran out; " + json.get("written_in_window").asInt()
             + " more were written in the window");

@@ -112,6 +112,11 @@ final class RunResult {
     return latenciesNanos.size();
   }
 
+  /** Commits that finished inside the window. */
+  synchronized int commitsInWindow() {
+    return inWindow;
+  }
+
   synchronized long rowsCommitted() {
     return rowsCommitted;
   }

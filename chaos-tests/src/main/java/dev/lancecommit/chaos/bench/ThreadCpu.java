@@ -23,7 +23,10 @@ import java.util.stream.Collectors;
  * the coordinator and the JIT share the same cores, so a run's commits/s means little without knowing who had them.
  * Elsewhere than Linux nothing is read and nothing is reported. A coordinator running in a JVM of its own
  * ({@link #watch}) counts too: its lanes, event loops and Kafka threads under their kinds, its JIT compiler, GC and
- * other threads apart from the benchmark process's ({@code "coordinator JVM's JIT compiler"}).
+ * other threads apart from the benchmark process's ({@code "coordinator JVM's JIT compiler"}). Another process
+ * watched as a whole ({@link #watchAs}, the pylance writers' Python process) counts under one kind of its own.
+ * {@link #perCommit} turns a window's CPU into milliseconds per commit: on a machine whose cores are all busy, the
+ * sum is what bounds the commits per second both sides can reach.
  */
 final class ThreadCpu {
   /** Linux's USER_HZ: {@code /proc} counts CPU time in hundredths of a second on every architecture it runs on. */
@@ -49,12 +52,22 @@ final class ThreadCpu {
   /** Processes besides this one whose threads count ({@link #watch}). */
   private static final Set<Long> WATCHED = ConcurrentHashMap.newKeySet();
 
+  /** Processes whose threads count whole, each under one kind ({@link #watchAs}). */
+  private static final Map<Long, String> WATCHED_WHOLE = new ConcurrentHashMap<>();
+
   private final Map<Integer, Task> threads;
 
-  /** A thread's name, its CPU ticks so far, and whether it is a watched process's. */
-  record Task(String name, long ticks, boolean watched) {
+  /**
+   * A thread's name, its CPU ticks so far, whether it is a watched process's, and the kind of its process when that
+   * process is watched as a whole (else null).
+   */
+  record Task(String name, long ticks, boolean watched, String processKind) {
     Task(String name, long ticks) {
-      this(name, ticks, false);
+      this(name, ticks, false, null);
+    }
+
+    Task(String name, long ticks, boolean watched) {
+      this(name, ticks, watched, null);
     }
   }
 
@@ -63,8 +76,14 @@ final class ThreadCpu {
     WATCHED.add(pid);
   }
 
+  /** Counts every thread of process {@code pid} under {@code kind} in every reading until {@link #unwatch}. */
+  static void watchAs(long pid, String kind) {
+    WATCHED_WHOLE.put(pid, kind);
+  }
+
   static void unwatch(long pid) {
     WATCHED.remove(pid);
+    WATCHED_WHOLE.remove(pid);
   }
 
   private ThreadCpu(Map<Integer, Task> threads) {
@@ -78,16 +97,17 @@ final class ThreadCpu {
 
   static Optional<ThreadCpu> now(Path tasks) {
     Map<Integer, Task> threads = new HashMap<>();
-    if (!read(tasks, false, threads)) {
+    if (!read(tasks, false, null, threads)) {
       return Optional.empty();
     }
     for (long pid : WATCHED) {
-      read(Path.of("/proc", Long.toString(pid), "task"), true, threads); // gone: its threads count no more
+      read(Path.of("/proc", Long.toString(pid), "task"), true, null, threads); // gone: its threads count no more
     }
+    WATCHED_WHOLE.forEach((pid, kind) -> read(Path.of("/proc", Long.toString(pid), "task"), true, kind, threads));
     return Optional.of(new ThreadCpu(threads));
   }
 
-  private static boolean read(Path tasks, boolean watched, Map<Integer, Task> into) {
+  private static boolean read(Path tasks, boolean watched, String processKind, Map<Integer, Task> into) {
     if (!Files.isDirectory(tasks)) {
       return false;
     }
@@ -96,7 +116,8 @@ final class ThreadCpu {
         try {
           String stat = Files.readString(dir.resolve("stat"), StandardCharsets.US_ASCII);
           Task task = parse(stat);
-          into.put(Integer.parseInt(dir.getFileName().toString()), new Task(task.name(), task.ticks(), watched));
+          into.put(Integer.parseInt(dir.getFileName().toString()),
+              new Task(task.name(), task.ticks(), watched, processKind));
         } catch (NoSuchFileException e) {
           // the thread ended between the listing and the read
         }
@@ -121,6 +142,9 @@ final class ThreadCpu {
 
   /** {@link #kindOf(String)}, a watched process's JIT, GC and other threads told apart from this process's. */
   static String kindOf(Task task) {
+    if (task.processKind() != null) {
+      return task.processKind();
+    }
     String kind = kindOf(task.name());
     return task.watched() && (kind.equals("JIT compiler") || kind.equals("GC") || kind.equals("other"))
         ? "coordinator JVM's " + kind : kind;
@@ -140,6 +164,7 @@ final class ThreadCpu {
     Map<String, Long> byKind = new LinkedHashMap<>();
     KINDS.keySet().forEach(kind -> byKind.put(kind, 0L));
     byKind.put("other", 0L);
+    WATCHED_WHOLE.values().forEach(kind -> byKind.putIfAbsent(kind, 0L));
     threads.forEach((tid, thread) -> {
       Task earlier = before.threads.get(tid);
       long spent = thread.ticks - (earlier != null && earlier.name.equals(thread.name) ? earlier.ticks : 0);
@@ -163,5 +188,24 @@ final class ThreadCpu {
         .collect(Collectors.joining(", "));
     return String.format(Locale.ROOT, "CPU in the window: %.2f of %d cores busy (%s)", total / windowTicks, cores,
         kinds);
+  }
+
+  /**
+   * "CPU per commit in the window: 31.2 ms over 1941 commits (pylance 21.1, commit lanes 3.0, ...)": each kind's CPU
+   * time in the window divided by the commits that finished in it, kinds that spent nothing left out.
+   */
+  static String perCommit(Map<String, Long> byKind, long commits) {
+    if (commits <= 0) {
+      return "CPU per commit in the window: no commit finished in it";
+    }
+    double msPerTick = 1000.0 / TICKS_PER_SECOND;
+    long total = byKind.values().stream().mapToLong(Long::longValue).sum();
+    String kinds = byKind.entrySet().stream()
+        .filter(e -> e.getValue() > 0)
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .map(e -> String.format(Locale.ROOT, "%s %.2f", e.getKey(), e.getValue() * msPerTick / commits))
+        .collect(Collectors.joining(", "));
+    return String.format(Locale.ROOT, "CPU per commit in the window: %.2f ms over %d commits (%s)",
+        total * msPerTick / commits, commits, kinds);
   }
 }

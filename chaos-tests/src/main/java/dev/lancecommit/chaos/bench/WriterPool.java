@@ -3,6 +3,7 @@ package dev.lancecommit.chaos.bench;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -68,8 +69,10 @@ final class WriterPool {
         TimeUnit.NANOSECONDS.sleep(toDeadline);
       }
       long windowEnd = System.nanoTime();
-      cpuBefore.ifPresent(before -> ThreadCpu.now().ifPresent(after -> CommitBenchmark.log(ThreadCpu.describe(
-          after.since(before), (windowEnd - begin) / 1e9, Runtime.getRuntime().availableProcessors()))));
+      Optional<Map<String, Long>> cpuInWindow = cpuBefore.flatMap(before -> ThreadCpu.now().map(after ->
+          after.since(before)));
+      cpuInWindow.ifPresent(spent -> CommitBenchmark.log(ThreadCpu.describe(spent, (windowEnd - begin) / 1e9,
+          Runtime.getRuntime().availableProcessors())));
       long drainEnd = deadline[0] + drainLimit.toNanos();
       for (Future<?> f : futures) {
         try {
@@ -83,6 +86,8 @@ final class WriterPool {
           throw new IllegalStateException(message);
         }
       }
+      // every commit counted in the window has finished by now
+      cpuInWindow.ifPresent(spent -> CommitBenchmark.log(ThreadCpu.perCommit(spent, result.commitsInWindow())));
     } finally {
       pool.shutdownNow();
     }

@@ -108,6 +108,39 @@ class ThreadCpuTest {
     assertThat(ThreadCpu.kindOf(new ThreadCpu.Task("C2 CompilerThre", 5, false))).isEqualTo("JIT compiler");
   }
 
+  @Test
+  void aProcessWatchedAsAWholeCountsUnderItsOwnKindWhateverItsThreadsAreNamed() throws Exception {
+    assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
+    ThreadCpu before = ThreadCpu.now().orElseThrow();
+    Process spinning = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
+    Map<String, Long> spent;
+    try {
+      ThreadCpu.watchAs(spinning.pid(), "pylance");
+      Thread.sleep(600);
+      spent = ThreadCpu.now().orElseThrow().since(before);
+    } finally {
+      ThreadCpu.unwatch(spinning.pid());
+      spinning.destroyForcibly().waitFor();
+    }
+
+    assertThat(spent.get("pylance")).isGreaterThanOrEqualTo(10L);
+    assertThat(spent).doesNotContainKey("coordinator JVM's other");
+    assertThat(ThreadCpu.kindOf(new ThreadCpu.Task("lcc-lane-3", 5, true, "pylance"))).isEqualTo("pylance");
+  }
+
+  @Test
+  void perCommitDividesEachKindsTimeInTheWindowByTheCommitsFinishedInIt() {
+    Map<String, Long> spent = new java.util.LinkedHashMap<>();
+    spent.put("commit lanes", 35L);
+    spent.put("pylance", 61L);
+    spent.put("other", 0L);
+
+    // a tick is 10 ms: 960 ms over 40 commits is 24 ms each
+    assertThat(ThreadCpu.perCommit(spent, 40))
+        .isEqualTo("CPU per commit in the window: 24.00 ms over 40 commits (pylance 15.25, commit lanes 8.75)");
+    assertThat(ThreadCpu.perCommit(spent, 0)).isEqualTo("CPU per commit in the window: no commit finished in it");
+  }
+
   private static void stat(Path tasks, int tid, String name, long user, long system) throws Exception {
     Path dir = Files.createDirectories(tasks.resolve(Integer.toString(tid)));
     Files.writeString(dir.resolve("stat"), tid + " (" + name + ") S 1 1 1 0 -1 0 0 0 0 0 " + user + " " + system
