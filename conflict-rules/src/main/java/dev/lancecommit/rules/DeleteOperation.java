@@ -28,6 +28,6 @@ final class DeleteOperation {
       }
     }
     draft.adoptFragments(fragments);
-    draft.setIndices(IndexRetention.retainRelevant(draft.indices(), draft.schemaFieldIds(), draft.fragmentIds()));
+    draft.setIndices(IndexRetention.retainRelevant(draft.indices(), draft.schemaFieldIds(), draft::fragmentIds));
   }
 }

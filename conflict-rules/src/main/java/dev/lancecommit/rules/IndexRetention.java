@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -37,24 +38,27 @@ public final class IndexRetention {
    * Lance's {@code retain_relevant_indices}: drops indices on fields no longer in the schema (system indices
    * excepted), then, per index name, keeps the segments whose bitmap still covers an existing fragment; when none
    * does, keeps only the oldest segment unless it is a vector index; a lone segment is kept unless it is an empty
-   * vector index. The fragment reuse index is always kept. Bitmaps themselves are not shrunk.
+   * vector index. The fragment reuse index is always kept. Bitmaps themselves are not shrunk. The table's fragment
+   * ids are asked for only when an index segment's bitmap must be checked against them: a table without indices
+   * (most Updates and Deletes) pays nothing per fragment here.
    */
   public static List<IndexMetadata> retainRelevant(
-      List<IndexMetadata> indices, Set<Integer> schemaFieldIds, Collection<Long> fragmentIds) {
+      List<IndexMetadata> indices, Set<Integer> schemaFieldIds, Supplier<? extends Collection<Long>> fragmentIds) {
     List<IndexMetadata> onLiveFields = new ArrayList<>();
     for (IndexMetadata index : indices) {
       if (isSystemIndex(index) || schemaFieldIds.containsAll(index.getFieldsList())) {
         onLiveFields.add(index);
       }
     }
-    RoaringBitmap existing = new RoaringBitmap();
-    fragmentIds.forEach(id -> existing.add(FragmentBitmaps.toBitmapId(id)));
-
     Map<String, List<IndexMetadata>> byName = new LinkedHashMap<>();
     for (IndexMetadata index : onLiveFields) {
       if (!FRAG_REUSE_INDEX_NAME.equals(index.getName())) {
         byName.computeIfAbsent(index.getName(), n -> new ArrayList<>()).add(index);
       }
+    }
+    RoaringBitmap existing = new RoaringBitmap();
+    if (!byName.isEmpty()) {
+      fragmentIds.get().forEach(id -> existing.add(FragmentBitmaps.toBitmapId(id)));
     }
     Set<ByteString> keep = new HashSet<>();
     for (List<IndexMetadata> segments : byName.values()) {

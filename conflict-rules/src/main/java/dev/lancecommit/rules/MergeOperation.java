@@ -24,7 +24,7 @@ final class MergeOperation {
       draft.manifest().clearSchemaMetadata().putAllSchemaMetadata(merge.getSchemaMetadataMap());
     }
     draft.setFragments(merge.getFragmentsList());
-    draft.setIndices(IndexRetention.retainRelevant(draft.indices(), draft.schemaFieldIds(), draft.fragmentIds()));
+    draft.setIndices(IndexRetention.retainRelevant(draft.indices(), draft.schemaFieldIds(), draft::fragmentIds));
   }
 
   /** Lance's merge_fragments_valid. */

@@ -30,6 +30,6 @@ final class ProjectOperation {
       fragments.add(kept.getFilesCount() == fragment.getFilesCount() ? fragment : kept.build());
     }
     draft.adoptFragments(fragments);
-    draft.setIndices(IndexRetention.retainRelevant(draft.indices(), remaining, draft.fragmentIds()));
+    draft.setIndices(IndexRetention.retainRelevant(draft.indices(), remaining, draft::fragmentIds));
   }
 }

@@ -65,7 +65,7 @@ final class UpdateOperation {
     }
     fragments.addAll(added);
     draft.adoptFragments(fragments);
-    indices = IndexRetention.retainRelevant(indices, draft.schemaFieldIds(), draft.fragmentIds());
+    indices = IndexRetention.retainRelevant(indices, draft.schemaFieldIds(), draft::fragmentIds);
 
     indices = applyMemWal(draft, update, indices);
     draft.setIndices(indices);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lancecommit.format.pb.IndexMetadata;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class IndexRetentionTest {
@@ -18,7 +19,7 @@ class IndexRetentionTest {
         .clearFragmentBitmap().build();
     IndexMetadata memWal = scalarIndex(3, IndexRetention.MEM_WAL_INDEX_NAME, 1, 9).toBuilder()
         .clearFields().clearFragmentBitmap().build();
-    assertThat(IndexRetention.retainRelevant(List.of(onDropped, fri, memWal), FIELDS, List.of(0L)))
+    assertThat(IndexRetention.retainRelevant(List.of(onDropped, fri, memWal), FIELDS, () -> List.of(0L)))
         .containsExactly(fri, memWal);
   }
 
@@ -27,7 +28,7 @@ class IndexRetentionTest {
     IndexMetadata dead = scalarIndex(1, "idx", 1, 0, 7);
     IndexMetadata live = scalarIndex(2, "idx", 2, 0, 0, 7);
     IndexMetadata unknown = scalarIndex(3, "idx", 3, 0).toBuilder().clearFragmentBitmap().build();
-    assertThat(IndexRetention.retainRelevant(List.of(dead, live, unknown), FIELDS, List.of(0L, 1L)))
+    assertThat(IndexRetention.retainRelevant(List.of(dead, live, unknown), FIELDS, () -> List.of(0L, 1L)))
         .containsExactly(live);
   }
 
@@ -35,11 +36,11 @@ class IndexRetentionTest {
   void whenNoSegmentCoversAnythingOnlyTheOldestScalarOneStays() {
     IndexMetadata newer = scalarIndex(1, "idx", 5, 0, 7);
     IndexMetadata oldest = scalarIndex(2, "idx", 2, 0, 8);
-    assertThat(IndexRetention.retainRelevant(List.of(newer, oldest), FIELDS, List.of(0L)))
+    assertThat(IndexRetention.retainRelevant(List.of(newer, oldest), FIELDS, () -> List.of(0L)))
         .containsExactly(oldest);
     IndexMetadata vecNewer = vectorIndex(3, "vec", 5, 2, 7);
     IndexMetadata vecOldest = vectorIndex(4, "vec", 2, 2, 8);
-    assertThat(IndexRetention.retainRelevant(List.of(vecNewer, vecOldest), FIELDS, List.of(0L))).isEmpty();
+    assertThat(IndexRetention.retainRelevant(List.of(vecNewer, vecOldest), FIELDS, () -> List.of(0L))).isEmpty();
   }
 
   @Test
@@ -47,8 +48,21 @@ class IndexRetentionTest {
     IndexMetadata scalarNoBitmap = scalarIndex(1, "s", 1, 0).toBuilder().clearFragmentBitmap().build();
     IndexMetadata vectorEmpty = vectorIndex(2, "v", 1, 2, 9);
     IndexMetadata vectorLive = vectorIndex(3, "w", 1, 2, 0);
-    assertThat(IndexRetention.retainRelevant(List.of(scalarNoBitmap, vectorEmpty, vectorLive), FIELDS, List.of(0L)))
-        .containsExactly(scalarNoBitmap, vectorLive);
+    assertThat(IndexRetention.retainRelevant(List.of(scalarNoBitmap, vectorEmpty, vectorLive), FIELDS,
+        () -> List.of(0L))).containsExactly(scalarNoBitmap, vectorLive);
+  }
+
+  @Test
+  void theTablesFragmentIdsAreNotAskedForWhenNoIndexSegmentIsCheckedAgainstThem() {
+    Supplier<List<Long>> refused = () -> {
+      throw new AssertionError("the fragment ids were asked for");
+    };
+    IndexMetadata fri = scalarIndex(2, IndexRetention.FRAG_REUSE_INDEX_NAME, 1, 9).toBuilder()
+        .clearFragmentBitmap().build();
+    IndexMetadata onDropped = scalarIndex(1, "gone", 1, 9, 0);
+
+    assertThat(IndexRetention.retainRelevant(List.of(), FIELDS, refused)).isEmpty();
+    assertThat(IndexRetention.retainRelevant(List.of(fri, onDropped), FIELDS, refused)).containsExactly(fri);
   }
 
   @Test

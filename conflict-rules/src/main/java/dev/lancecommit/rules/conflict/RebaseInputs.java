@@ -1,12 +1,16 @@
 package dev.lancecommit.rules.conflict;
 
 import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.InvalidTransactionException;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -159,6 +163,24 @@ public final class RebaseInputs {
       }
       this.initialFragments = Collections.unmodifiableMap(byId);
       return this;
+    }
+
+    /**
+     * The fragments as of our read version that {@code ours} modifies, picked from all of them: all that the conflict
+     * check and the rebase look up, without a map of every fragment of the table.
+     */
+    public Builder initialFragmentsModifiedBy(Transaction ours, List<DataFragment> fragmentsAtReadVersion) {
+      Objects.requireNonNull(fragmentsAtReadVersion, "fragmentsAtReadVersion");
+      long[] modified = FragmentOverlap.modifiedFragmentIds(ours).stream().mapToLong(Long::longValue).toArray();
+      List<DataFragment> picked = new ArrayList<>(modified.length);
+      if (modified.length > 0) {
+        for (DataFragment fragment : fragmentsAtReadVersion) {
+          if (Arrays.binarySearch(modified, fragment.getId()) >= 0) {
+            picked.add(fragment);
+          }
+        }
+      }
+      return initialFragments(picked);
     }
 
     /**

@@ -226,7 +226,8 @@ public final class GroupBuilder {
     RebaseInputs inputs = RebaseInputs.of(candidate.affectedRows(), candidate.rebase());
     boolean deleteOrUpdate = kind == OperationKind.DELETE || kind == OperationKind.UPDATE;
     if (deleteOrUpdate && !since.isEmpty()) {
-      inputs = inputs.toBuilder().initialFragments(stateAt(readVersion).manifest().getFragmentsList()).build();
+      inputs = inputs.toBuilder()
+          .initialFragmentsModifiedBy(txn, stateAt(readVersion).manifest().getFragmentsList()).build();
     }
     ConflictOutcome outcome = ConflictResolver.checkAll(txn, since, inputs);
     switch (outcome.kind()) {
@@ -291,7 +292,10 @@ public final class GroupBuilder {
     long version = baseVersionOf() + 1;
     Transaction recorded = members.size() == 1 ? members.get(0)
         : GroupCommit.merge(groupUuid, baseVersionOf(), members, extraProperties);
-    TableState next = buildOne(recorded, contexts.of(version, recorded));
+    // A lone Delete or Update that may have been joined was built already, as the state a next member would be
+    // checked against: the same transaction on the same base, not built twice.
+    TableState next = members.size() == 1 && virtualLatest != base ? virtualLatest
+        : buildOne(recorded, contexts.of(version, recorded));
     if (members.size() > 1 && virtualLatest != base && !sameTable(next, virtualLatest)) {
       throw new IllegalStateException("Group commit " + groupUuid + " of " + members.size() + " "
           + OperationKind.of(recorded).lanceName() + " transactions would not give the table its members give one by"

@@ -50,6 +50,24 @@ class RebaseInputsTest {
   }
 
   @Test
+  void initialFragmentsModifiedByATransactionAreTheOnesItUpdatesOrRemoves() {
+    List<DataFragment> atReadVersion = List.of(Txns.fragment(1), Txns.fragment(2), Txns.fragment(3),
+        Txns.fragment(4), Txns.fragment(5));
+
+    RebaseInputs update = RebaseInputs.builder()
+        .initialFragmentsModifiedBy(Txns.update(List.of(Txns.fragment(4)), 2), atReadVersion).build();
+    RebaseInputs delete = RebaseInputs.builder()
+        .initialFragmentsModifiedBy(Txns.delete(List.of(Txns.fragment(5)), 1, 3), atReadVersion).build();
+    RebaseInputs append = RebaseInputs.builder()
+        .initialFragmentsModifiedBy(Txns.append(9), atReadVersion).build();
+
+    assertThat(update.initialFragments().orElseThrow()).containsOnlyKeys(2L, 4L)
+        .containsEntry(4L, atReadVersion.get(3));
+    assertThat(delete.initialFragments().orElseThrow()).containsOnlyKeys(1L, 3L, 5L);
+    assertThat(append.initialFragments().orElseThrow()).isEmpty();
+  }
+
+  @Test
   void initialFragmentsAreKeyedById() {
     RebaseInputs inputs = RebaseInputs.builder().initialFragments(List.of(Txns.fragment(4), Txns.fragment(2))).build();
     assertThat(inputs.initialFragments().orElseThrow()).containsOnlyKeys(2L, 4L);

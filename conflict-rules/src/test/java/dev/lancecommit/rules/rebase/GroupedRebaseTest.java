@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
@@ -145,6 +146,31 @@ class GroupedRebaseTest {
     assertThat(oneByOne.latest().version()).isEqualTo(6);
     assertSameRows(table, oneByOne);
     assertThat(table.deletionVector(table.fragment(3, 0)).toArray()).containsExactly(1, 2, 5, 40, 90);
+  }
+
+  @Test
+  void aLoneUpdateIsBuiltOnceIntoTheTableItGivesWhenCommitted() {
+    MemoryTable table = new MemoryTable(100, 50);
+    MemoryTable.Write w = table.update(1, 0, 5);
+    AtomicInteger builds = new AtomicInteger();
+    GroupBuilder group = new GroupBuilder(table.latest(), 1, LIMITS, FormatFeatures.standard(), history(table),
+        (version, recorded) -> {
+          builds.incrementAndGet();
+          return MemoryTable.context(version, recorded);
+        });
+
+    assertThat(group.offer(candidate(w))).isInstanceOf(Verdict.Joined.class);
+    GroupBuilder.Built built = group.build(UUID.randomUUID().toString(), Map.of());
+
+    // one build: as the state a next member would be checked against, then taken as the version itself
+    assertThat(builds).hasValue(1);
+    assertThat(built.isGroup()).isFalse();
+    assertThat(built.recorded().getUuid()).isEqualTo(w.txn().getUuid());
+    table.store(built.deletionFiles());
+    table.commit(built.recorded());
+    assertThat(built.next().version()).isEqualTo(table.latest().version());
+    assertThat(built.next().manifest().getFragmentsList()).isEqualTo(table.latest().manifest().getFragmentsList());
+    assertThat(built.next().indices()).isEqualTo(table.latest().indices());
   }
 
   @Test

@@ -1,0 +1,161 @@
+package dev.lancecommit.chaos.bench;
+
+import dev.lancecommit.format.FormatFeatures;
+import dev.lancecommit.format.TableState;
+import dev.lancecommit.format.pb.DataFile;
+import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.format.pb.Field;
+import dev.lancecommit.format.pb.Manifest;
+import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.rules.CommitContext;
+import dev.lancecommit.rules.ManifestBuilder;
+import dev.lancecommit.rules.conflict.CommittedTransaction;
+import dev.lancecommit.rules.group.GroupBuilder;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.roaringbitmap.RoaringBitmap;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
+
+/**
+ * The CPU the lane's {@link GroupBuilder} spends deciding and building one version from a group of {@code members}
+ * transactions, as the table grows: each offered, checked (against nothing committed since, as when writers keep
+ * up) and the group built into the next table state. {@code update}: each member an Update (REWRITE_ROWS) that
+ * replaces one one-row fragment of its own with a new one, with its row's address as {@code affected_rows}, as the
+ * upserts cell's writers send once their keys live in fragments of their own. {@code append}: each member an Append
+ * of one one-row fragment, for comparison. No I/O.
+ *
+ * <pre>
+ * java -cp "chaos-tests/target/chaos-tests.jar:chaos-tests/target/lib/*" org.openjdk.jmh.Main GroupBuildBenchmark
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 5, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class GroupBuildBenchmark {
+  private static final Manifest.WriterVersion WRITER =
+      Manifest.WriterVersion.newBuilder().setLibrary("lance").setVersion("0.39.0").build();
+  private static final Instant NOW = Instant.parse("2026-12-05T14:00:00Z");
+  private static final GroupBuilder.Limits LIMITS = new GroupBuilder.Limits(64, 1L << 30);
+
+  @Param({"320", "10000", "100000"})
+  public int fragments;
+
+  @Param({"1", "11"})
+  public int members;
+
+  @Param({"update", "append"})
+  public String operation;
+
+  private TableState table;
+  private List<GroupBuilder.Candidate> candidates;
+  private GroupBuilder.History history;
+
+  @Setup
+  public void setUp() {
+    List<DataFragment> initial = new ArrayList<>(fragments);
+    for (int i = 0; i < fragments; i++) {
+      initial.add(newFragment(i));
+    }
+    Transaction create = Transaction.newBuilder().setReadVersion(0).setUuid(UUID.randomUUID().toString())
+        .setOverwrite(Transaction.Overwrite.newBuilder()
+            .addSchema(field(0, "id", "int64")).addSchema(field(1, "value", "string"))
+            .addAllFragments(initial))
+        .build();
+    table = ManifestBuilder.build(null, create, context(1));
+    history = new GroupBuilder.History() {
+      @Override
+      public List<CommittedTransaction> committedSince(long readVersion) {
+        return List.of();
+      }
+
+      @Override
+      public Optional<TableState> stateAt(long version) {
+        return Optional.of(table);
+      }
+
+      @Override
+      public RoaringBitmap deletionVector(DataFragment fragment) {
+        return new RoaringBitmap();
+      }
+    };
+    List<DataFragment> existing = table.manifest().getFragmentsList();
+    candidates = new ArrayList<>();
+    for (int m = 0; m < members; m++) {
+      DataFragment fresh = newFragment(fragments + m);
+      Transaction.Builder txn = Transaction.newBuilder().setReadVersion(1).setUuid(UUID.randomUUID().toString());
+      Optional<byte[]> affected = Optional.empty();
+      if (operation.equals("update")) {
+        long replaced = existing.get((int) ((long) m * existing.size() / members)).getId();
+        txn.setUpdate(Transaction.Update.newBuilder().addRemovedFragmentIds(replaced).addNewFragments(fresh)
+            .setUpdateMode(Transaction.UpdateMode.REWRITE_ROWS));
+        Roaring64NavigableMap rows = new Roaring64NavigableMap();
+        rows.addLong(replaced << 32);
+        affected = Optional.of(portable(rows));
+      } else {
+        txn.setAppend(Transaction.Append.newBuilder().addFragments(fresh));
+      }
+      Transaction built = txn.build();
+      candidates.add(new GroupBuilder.Candidate(built, affected, true, true, built.getSerializedSize()));
+    }
+  }
+
+  @Benchmark
+  public GroupBuilder.Built offerAndBuild() {
+    GroupBuilder group = new GroupBuilder(table, 1, LIMITS, FormatFeatures.standard(), history,
+        (version, recorded) -> context(version));
+    for (GroupBuilder.Candidate candidate : candidates) {
+      if (!(group.offer(candidate) instanceof GroupBuilder.Verdict.Joined)) {
+        throw new IllegalStateException("a member did not join the group");
+      }
+    }
+    return group.build("group-" + members, Map.of());
+  }
+
+  private static CommitContext context(long version) {
+    return new CommitContext(version, NOW, version + "-" + UUID.randomUUID() + ".txn", WRITER, false, "2.1");
+  }
+
+  private static Field field(int id, String name, String type) {
+    return Field.newBuilder().setId(id).setParentId(-1).setName(name).setLogicalType(type).setNullable(true).build();
+  }
+
+  private static DataFragment newFragment(int name) {
+    DataFile file = DataFile.newBuilder().setPath("data/" + new UUID(0, name) + ".lance")
+        .setFileMajorVersion(2).setFileMinorVersion(1).setFileSizeBytes(1_100)
+        .addFields(0).addFields(1).addColumnIndices(0).addColumnIndices(1).build();
+    return DataFragment.newBuilder().setPhysicalRows(1).addFiles(file).build();
+  }
+
+  private static byte[] portable(Roaring64NavigableMap rows) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      rows.serializePortable(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+}
