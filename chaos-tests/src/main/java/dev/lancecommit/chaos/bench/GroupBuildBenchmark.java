@@ -2,20 +2,11 @@ package dev.lancecommit.chaos.bench;
 
 import dev.lancecommit.format.FormatFeatures;
 import dev.lancecommit.format.TableState;
-import dev.lancecommit.format.pb.DataFile;
 import dev.lancecommit.format.pb.DataFragment;
-import dev.lancecommit.format.pb.Field;
-import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
-import dev.lancecommit.rules.CommitContext;
 import dev.lancecommit.rules.ManifestBuilder;
 import dev.lancecommit.rules.conflict.CommittedTransaction;
 import dev.lancecommit.rules.group.GroupBuilder;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,9 +46,6 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 public class GroupBuildBenchmark {
-  private static final Manifest.WriterVersion WRITER =
-      Manifest.WriterVersion.newBuilder().setLibrary("lance").setVersion("0.39.0").build();
-  private static final Instant NOW = Instant.parse("2026-12-05T14:00:00Z");
   private static final GroupBuilder.Limits LIMITS = new GroupBuilder.Limits(64, 1L << 30);
 
   @Param({"320", "10000", "100000"})
@@ -75,16 +63,7 @@ public class GroupBuildBenchmark {
 
   @Setup
   public void setUp() {
-    List<DataFragment> initial = new ArrayList<>(fragments);
-    for (int i = 0; i < fragments; i++) {
-      initial.add(newFragment(i));
-    }
-    Transaction create = Transaction.newBuilder().setReadVersion(0).setUuid(UUID.randomUUID().toString())
-        .setOverwrite(Transaction.Overwrite.newBuilder()
-            .addSchema(field(0, "id", "int64")).addSchema(field(1, "value", "string"))
-            .addAllFragments(initial))
-        .build();
-    table = ManifestBuilder.build(null, create, context(1));
+    table = ManifestBuilder.build(null, VersionBuildBenchmark.creation(fragments), VersionBuildBenchmark.context(1));
     history = new GroupBuilder.History() {
       @Override
       public List<CommittedTransaction> committedSince(long readVersion) {
@@ -104,7 +83,7 @@ public class GroupBuildBenchmark {
     List<DataFragment> existing = table.manifest().getFragmentsList();
     candidates = new ArrayList<>();
     for (int m = 0; m < members; m++) {
-      DataFragment fresh = newFragment(fragments + m);
+      DataFragment fresh = VersionBuildBenchmark.newFragment(fragments + m);
       Transaction.Builder txn = Transaction.newBuilder().setReadVersion(1).setUuid(UUID.randomUUID().toString());
       Optional<byte[]> affected = Optional.empty();
       if (operation.equals("update")) {
@@ -113,7 +92,7 @@ public class GroupBuildBenchmark {
             .setUpdateMode(Transaction.UpdateMode.REWRITE_ROWS));
         Roaring64NavigableMap rows = new Roaring64NavigableMap();
         rows.addLong(replaced << 32);
-        affected = Optional.of(portable(rows));
+        affected = Optional.of(UpsertWorkload.portable(rows));
       } else {
         txn.setAppend(Transaction.Append.newBuilder().addFragments(fresh));
       }
@@ -125,37 +104,12 @@ public class GroupBuildBenchmark {
   @Benchmark
   public GroupBuilder.Built offerAndBuild() {
     GroupBuilder group = new GroupBuilder(table, 1, LIMITS, FormatFeatures.standard(), history,
-        (version, recorded) -> context(version));
+        (version, recorded) -> VersionBuildBenchmark.context(version));
     for (GroupBuilder.Candidate candidate : candidates) {
       if (!(group.offer(candidate) instanceof GroupBuilder.Verdict.Joined)) {
         throw new IllegalStateException("a member did not join the group");
       }
     }
     return group.build("group-" + members, Map.of());
-  }
-
-  private static CommitContext context(long version) {
-    return new CommitContext(version, NOW, version + "-" + UUID.randomUUID() + ".txn", WRITER, false, "2.1");
-  }
-
-  private static Field field(int id, String name, String type) {
-    return Field.newBuilder().setId(id).setParentId(-1).setName(name).setLogicalType(type).setNullable(true).build();
-  }
-
-  private static DataFragment newFragment(int name) {
-    DataFile file = DataFile.newBuilder().setPath("data/" + new UUID(0, name) + ".lance")
-        .setFileMajorVersion(2).setFileMinorVersion(1).setFileSizeBytes(1_100)
-        .addFields(0).addFields(1).addColumnIndices(0).addColumnIndices(1).build();
-    return DataFragment.newBuilder().setPhysicalRows(1).addFiles(file).build();
-  }
-
-  private static byte[] portable(Roaring64NavigableMap rows) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      rows.serializePortable(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return bytes.toByteArray();
   }
 }

@@ -541,7 +541,8 @@ final class UpsertWorkload implements Workload {
     return new ArrowStreamReader(new ByteArrayInputStream(bytes.toByteArray()), allocator);
   }
 
-  private static byte[] portable(Roaring64NavigableMap rows) {
+  /** Row addresses as the commit API's {@code affected_rows} takes them: a portable 64-bit Roaring map. */
+  static byte[] portable(Roaring64NavigableMap rows) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       rows.serializePortable(out);

@@ -62,15 +62,7 @@ public class VersionBuildBenchmark {
 
   @Setup
   public void setUp() {
-    List<DataFragment> initial = new ArrayList<>(fragments);
-    for (int i = 0; i < fragments; i++) {
-      initial.add(newFragment(i));
-    }
-    Transaction create = Transaction.newBuilder().setReadVersion(0).setUuid(UUID.randomUUID().toString())
-        .setOverwrite(Transaction.Overwrite.newBuilder()
-            .addSchema(field(0, "id", "int64")).addSchema(field(1, "value", "string"))
-            .addAllFragments(initial))
-        .build();
+    Transaction create = creation(fragments);
     TableState created = ManifestBuilder.build(null, create, context(1));
     // One version on top of it, so that the measured one builds on a normalized state whose fragments were encoded.
     TableState second = ManifestBuilder.build(created, append(1, fragments), context(2));
@@ -101,7 +93,20 @@ public class VersionBuildBenchmark {
         .setAppend(append).build();
   }
 
-  private static CommitContext context(long version) {
+  /** The Overwrite that creates a table of {@code fragments} one-file, one-row fragments ({@link #newFragment}). */
+  static Transaction creation(int fragments) {
+    List<DataFragment> initial = new ArrayList<>(fragments);
+    for (int i = 0; i < fragments; i++) {
+      initial.add(newFragment(i));
+    }
+    return Transaction.newBuilder().setReadVersion(0).setUuid(UUID.randomUUID().toString())
+        .setOverwrite(Transaction.Overwrite.newBuilder()
+            .addSchema(field(0, "id", "int64")).addSchema(field(1, "value", "string"))
+            .addAllFragments(initial))
+        .build();
+  }
+
+  static CommitContext context(long version) {
     return new CommitContext(version, NOW, version + "-" + UUID.randomUUID() + ".txn", WRITER, false, "2.1");
   }
 
@@ -110,7 +115,7 @@ public class VersionBuildBenchmark {
   }
 
   /** A fragment as a writer sends it: id 0 (the builder assigns one), one data file with both fields, one row. */
-  private static DataFragment newFragment(int name) {
+  static DataFragment newFragment(int name) {
     DataFile file = DataFile.newBuilder().setPath("data/" + new UUID(0, name) + ".lance")
         .setFileMajorVersion(2).setFileMinorVersion(1).setFileSizeBytes(1_100)
         .addFields(0).addFields(1).addColumnIndices(0).addColumnIndices(1).build();
