@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -79,11 +80,11 @@ public final class CommitBenchmark {
 
   /** Refuses a {@code --systems} name no workload has, before anything is started. */
   private static void requireKnownSystems(BenchOptions options, Optional<Path> python) {
-    Set<String> known = new TreeSet<>();
-    new AppendWorkload().systems().forEach(system -> known.add(BenchOptions.selectable(system)));
-    new UpsertWorkload().systems().forEach(system -> known.add(BenchOptions.selectable(system)));
-    python.ifPresent(p -> new PylanceWorkload(p).systems().forEach(system -> known.add(
-        BenchOptions.selectable(system))));
+    List<String> systems = new ArrayList<>(new AppendWorkload().systems());
+    systems.addAll(new UpsertWorkload().systems());
+    python.ifPresent(p -> systems.addAll(new PylanceWorkload(p).systems()));
+    Set<String> known = systems.stream().map(BenchOptions::selectable)
+        .collect(Collectors.toCollection(TreeSet::new));
     for (String system : options.systems()) {
       if (!known.contains(system)) {
         throw new IllegalArgumentException("--systems: no system '" + system + "'; the systems are " + known);
