@@ -93,7 +93,10 @@ final class CommitLane {
   private final GroupBuilder.Limits limits;
   private final CommitFileCheck files;
   private final CommitPermit permit;
-  /** Manifests of earlier versions read for conflict checks (versions never change once landed). */
+  /**
+   * Earlier versions for conflict checks (versions never change once landed): the ones this lane landed, as it built
+   * them, and the ones it had to read. A writer's read version is most often one the lane landed a moment ago.
+   */
   private final Map<Long, TableState> statesAt = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<Long, TableState> eldest) {
@@ -612,11 +615,7 @@ final class CommitLane {
           }
         }
         Optional<TableState> read = ops.readManifest(version, base.scheme()).map(ManifestFile::tableState);
-        read.ifPresent(state -> {
-          synchronized (statesAt) {
-            statesAt.put(version, state);
-          }
-        });
+        read.ifPresent(state -> rememberState(version, state));
         return read;
       }
 
@@ -625,6 +624,12 @@ final class CommitLane {
         return currentDeletions(fragment, base);
       }
     };
+  }
+
+  private void rememberState(long version, TableState state) {
+    synchronized (statesAt) {
+      statesAt.put(version, state);
+    }
   }
 
   /**
@@ -775,6 +780,7 @@ final class CommitLane {
 
   private void landed(Version version) {
     NextVersion next = version.staged.next();
+    rememberState(next.version(), next.state());
     String manifestUri = ops.manifestUri(next.version(), next.scheme());
     Transaction recorded = next.transaction();
     OperationKind kind = OperationKind.of(recorded);

@@ -651,6 +651,27 @@ class PipelinedLaneTest {
   }
 
   @Test
+  void anUpsertIsCheckedAgainstTheReadVersionTheLaneLandedWithoutReadingItsManifestBack() throws Exception {
+    commit(transactions.create());
+    Upsert first = upsert(1, 0);
+    Upsert rebased = upsert(1, 5);
+    assertThat(submitUpsert(first, "a").get(20, TimeUnit.SECONDS).version()).isEqualTo(2);
+    // the rebase looks up fragment 0 as of version 1: a read of version 1's manifest would fail
+    store.failNext(Call.GET, 1, When.BEFORE, manifestKey(1)::equals, FaultInjectingObjectStore.unavailable());
+
+    CommitResult landed = submitUpsert(rebased, "b").get(20, TimeUnit.SECONDS);
+
+    assertThat(landed.version()).isEqualTo(3);
+    assertThat(store.pendingFaults(Call.GET)).isEqualTo(1);
+    TableState v3 = storage().readManifest(3, ManifestNaming.Scheme.V2).orElseThrow().tableState();
+    DataFragment original = v3.manifest().getFragmentsList().stream().filter(f -> f.getId() == 0).findFirst()
+        .orElseThrow();
+    byte[] deletions = storage().readDeletionFile(DeletionVectors.relativePath(0, original.getDeletionFile()))
+        .orElseThrow();
+    assertThat(DeletionVectors.read(original, deletions).toArray()).containsExactly(0, 5);
+  }
+
+  @Test
   void aRebasedCommitResubmittedAfterItLandedTouchesNoFileOfIt() throws Exception {
     commit(transactions.create());
     Upsert first = upsert(1, 0);
