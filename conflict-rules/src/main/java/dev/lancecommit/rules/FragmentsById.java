@@ -12,7 +12,7 @@ import java.util.Map;
  * run on every commit use this so that a lookup costs nothing per fragment the table has; a table state's fragments
  * are looked at for their order once ({@link TableState#fragmentsSortedById}), not per commit.
  */
-final class FragmentsById {
+public final class FragmentsById {
   private static final FragmentsById NONE = new FragmentsById(List.of(), true);
 
   private final List<DataFragment> fragments;
@@ -24,7 +24,7 @@ final class FragmentsById {
     this.sorted = sorted;
   }
 
-  static FragmentsById of(TableState state) {
+  public static FragmentsById of(TableState state) {
     return new FragmentsById(state.manifest().getFragmentsList(), state.fragmentsSortedById());
   }
 
@@ -32,7 +32,8 @@ final class FragmentsById {
     return NONE;
   }
 
-  DataFragment get(long id) {
+  /** The fragment with id {@code id}, or null. */
+  public DataFragment get(long id) {
     if (fragments.isEmpty()) {
       return null;
     }

@@ -1,13 +1,14 @@
 package dev.lancecommit.rules.conflict;
 
+import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.rules.FragmentsById;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.InvalidTransactionException;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -166,18 +167,17 @@ public final class RebaseInputs {
     }
 
     /**
-     * The fragments as of our read version that {@code ours} modifies, picked from all of them: all that the conflict
-     * check and the rebase look up, without a map of every fragment of the table.
+     * The fragments as of our read version that {@code ours} modifies, looked up by id in {@code atReadVersion}: all
+     * that the conflict check and the rebase look up, without a pass over, or a map of, every fragment of the table.
      */
-    public Builder initialFragmentsModifiedBy(Transaction ours, List<DataFragment> fragmentsAtReadVersion) {
-      Objects.requireNonNull(fragmentsAtReadVersion, "fragmentsAtReadVersion");
-      long[] modified = FragmentOverlap.modifiedFragmentIds(ours).stream().mapToLong(Long::longValue).toArray();
-      List<DataFragment> picked = new ArrayList<>(modified.length);
-      if (modified.length > 0) {
-        for (DataFragment fragment : fragmentsAtReadVersion) {
-          if (Arrays.binarySearch(modified, fragment.getId()) >= 0) {
-            picked.add(fragment);
-          }
+    public Builder initialFragmentsModifiedBy(Transaction ours, TableState atReadVersion) {
+      Objects.requireNonNull(atReadVersion, "atReadVersion");
+      FragmentsById byId = FragmentsById.of(atReadVersion);
+      List<DataFragment> picked = new ArrayList<>();
+      for (long id : FragmentOverlap.modifiedFragmentIds(ours)) {
+        DataFragment fragment = byId.get(id);
+        if (fragment != null) {
+          picked.add(fragment);
         }
       }
       return initialFragments(picked);

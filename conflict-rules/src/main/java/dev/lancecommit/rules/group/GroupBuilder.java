@@ -227,7 +227,7 @@ public final class GroupBuilder {
     boolean deleteOrUpdate = kind == OperationKind.DELETE || kind == OperationKind.UPDATE;
     if (deleteOrUpdate && !since.isEmpty()) {
       inputs = inputs.toBuilder()
-          .initialFragmentsModifiedBy(txn, stateAt(readVersion).manifest().getFragmentsList()).build();
+          .initialFragmentsModifiedBy(txn, stateAt(readVersion)).build();
     }
     ConflictOutcome outcome = ConflictResolver.checkAll(txn, since, inputs);
     switch (outcome.kind()) {

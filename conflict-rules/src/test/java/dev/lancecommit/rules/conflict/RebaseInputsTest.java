@@ -3,7 +3,9 @@ package dev.lancecommit.rules.conflict;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.rules.InvalidTransactionException;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -51,8 +53,9 @@ class RebaseInputsTest {
 
   @Test
   void initialFragmentsModifiedByATransactionAreTheOnesItUpdatesOrRemoves() {
-    List<DataFragment> atReadVersion = List.of(Txns.fragment(1), Txns.fragment(2), Txns.fragment(3),
+    List<DataFragment> fragments = List.of(Txns.fragment(1), Txns.fragment(2), Txns.fragment(3),
         Txns.fragment(4), Txns.fragment(5));
+    TableState atReadVersion = stateOf(fragments);
 
     RebaseInputs update = RebaseInputs.builder()
         .initialFragmentsModifiedBy(Txns.update(List.of(Txns.fragment(4)), 2), atReadVersion).build();
@@ -62,9 +65,24 @@ class RebaseInputsTest {
         .initialFragmentsModifiedBy(Txns.append(9), atReadVersion).build();
 
     assertThat(update.initialFragments().orElseThrow()).containsOnlyKeys(2L, 4L)
-        .containsEntry(4L, atReadVersion.get(3));
+        .containsEntry(4L, fragments.get(3));
     assertThat(delete.initialFragments().orElseThrow()).containsOnlyKeys(1L, 3L, 5L);
     assertThat(append.initialFragments().orElseThrow()).isEmpty();
+  }
+
+  @Test
+  void initialFragmentsAreFoundInAnyOrderAndOnesTheReadVersionLacksAreLeftOut() {
+    List<DataFragment> unsorted = List.of(Txns.fragment(5), Txns.fragment(1), Txns.fragment(3));
+
+    RebaseInputs inputs = RebaseInputs.builder()
+        .initialFragmentsModifiedBy(Txns.delete(List.of(Txns.fragment(3)), 1, 7), stateOf(unsorted)).build();
+
+    assertThat(inputs.initialFragments().orElseThrow()).containsOnlyKeys(1L, 3L)
+        .containsEntry(3L, unsorted.get(2)).containsEntry(1L, unsorted.get(1));
+  }
+
+  private static TableState stateOf(List<DataFragment> fragments) {
+    return new TableState(Manifest.newBuilder().setVersion(4).addAllFragments(fragments).build(), List.of());
   }
 
   @Test
