@@ -7,6 +7,7 @@ import dev.lancecommit.format.deletion.NewDeletionFile;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.DeletionFile.DeletionFileType;
 import dev.lancecommit.format.pb.Transaction;
+import dev.lancecommit.rules.FragmentsById;
 import dev.lancecommit.rules.InvalidTransactionException;
 import dev.lancecommit.rules.OperationKind;
 import dev.lancecommit.rules.conflict.CommitConflictException;
@@ -147,7 +148,7 @@ public final class DeletionRebase {
     private final DeletionFileIds ids;
     private final Map<Long, DataFragment> ourUpdated = new LinkedHashMap<>();
     private final TreeSet<Long> ourRemoved = new TreeSet<>();
-    private final Map<Long, DataFragment> latestFragments = new TreeMap<>();
+    private final FragmentsById latestFragments;
 
     Run(Transaction ours, ConflictOutcome outcome, RebaseInputs inputs, TableState latest,
         Function<DataFragment, RoaringBitmap> currentDeletions, DeletionFileIds ids) {
@@ -179,9 +180,7 @@ public final class DeletionRebase {
         }
       }
       ourRemoved.addAll(removed);
-      for (DataFragment fragment : latest.manifest().getFragmentsList()) {
-        latestFragments.put(fragment.getId(), fragment);
-      }
+      latestFragments = FragmentsById.of(latest);
     }
 
     RebasePlan plan() {
