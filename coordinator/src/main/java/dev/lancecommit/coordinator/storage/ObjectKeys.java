@@ -18,15 +18,22 @@ public final class ObjectKeys {
     if (key.indexOf('\0') >= 0) {
       throw new IllegalArgumentException("object key must not contain NUL: '" + key + "'");
     }
-    for (String segment : key.split("/", -1)) {
-      if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+    // Segment by segment without splitting: every store call checks its key.
+    for (int start = 0; start <= key.length(); ) {
+      int end = key.indexOf('/', start);
+      if (end < 0) {
+        end = key.length();
+      }
+      int length = end - start;
+      if (length == 0 || (key.charAt(start) == '.' && (length == 1 || (length == 2 && key.charAt(start + 1) == '.')))) {
         throw new IllegalArgumentException(
             "object key must not contain empty, '.' or '..' segments: '" + key + "'");
       }
-      if (segment.startsWith(RESERVED_SEGMENT_PREFIX)) {
+      if (key.startsWith(RESERVED_SEGMENT_PREFIX, start)) {
         throw new IllegalArgumentException(
             "object key segments must not start with '" + RESERVED_SEGMENT_PREFIX + "' (reserved): '" + key + "'");
       }
+      start = end + 1;
     }
     return key;
   }
