@@ -14,17 +14,24 @@ import java.util.stream.Collectors;
  * Conditions checked in order, as Lance runs its pre-checks before the per-operation rule: the first R or X
  * decides; REBASE verdicts are collected; C only when every part says C. Named "a+b".
  */
-record SequenceCondition(List<ConflictCondition> parts) implements ConflictCondition {
+record SequenceCondition(List<ConflictCondition> parts, String name) implements ConflictCondition {
+
+  /** The name is kept, not joined again: every check of a cell of this condition names it. */
+  SequenceCondition(List<ConflictCondition> parts) {
+    this(parts, nameOf(parts));
+  }
 
   SequenceCondition {
     parts = List.copyOf(parts);
     if (parts.size() < 2) {
       throw new IllegalArgumentException("A sequence needs at least two conditions");
     }
+    if (!name.equals(nameOf(parts))) {
+      throw new IllegalArgumentException("A sequence of " + nameOf(parts) + " is not named " + name);
+    }
   }
 
-  @Override
-  public String name() {
+  private static String nameOf(List<ConflictCondition> parts) {
     return parts.stream().map(ConflictCondition::name).collect(Collectors.joining("+"));
   }
 
