@@ -58,8 +58,19 @@ public final class TransactionFiles {
     }
   }
 
+  /** A hyphenated UUID string: 8-4-4-4-12 hex digits (checked by hand: every commit checks its uuid twice). */
   public static boolean isValidUuid(String uuid) {
-    return uuid != null && UUID.matcher(uuid).matches();
+    if (uuid == null || uuid.length() != 36) {
+      return false;
+    }
+    for (int i = 0; i < 36; i++) {
+      char c = uuid.charAt(i);
+      boolean ok = i == 8 || i == 13 || i == 18 || i == 23 ? c == '-' : Character.digit(c, 16) >= 0 && c < 128;
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
   }
 
   public static byte[] encode(Transaction transaction) {

@@ -32,6 +32,18 @@ class TransactionFilesTest {
   }
 
   @Test
+  void aUuidIsEightFourFourFourTwelveHexDigitsEitherCase() {
+    assertThat(TransactionFiles.isValidUuid(UUID)).isTrue();
+    assertThat(TransactionFiles.isValidUuid(UUID.toUpperCase(java.util.Locale.ROOT))).isTrue();
+    assertThat(TransactionFiles.isValidUuid(java.util.UUID.randomUUID().toString())).isTrue();
+    for (String bad : new String[] {null, "", UUID.substring(1), UUID + "0", UUID.replace('-', '_'),
+        "0b6f0c445-ad5-4a3a-a5f4-1c2f2d7f5e10", UUID.replace('b', 'g'), UUID.replace('0', '\uff10'),
+        UUID.replace("-", ""), "{" + UUID.substring(1, 35) + "}"}) {
+      assertThat(TransactionFiles.isValidUuid(bad)).as(bad).isFalse();
+    }
+  }
+
+  @Test
   void parseRejectsOtherNames() {
     for (String name : new String[] {"12-" + UUID, "x-" + UUID + ".txn", "12-nope.txn", "12" + UUID + ".txn"}) {
       assertThat(TransactionFiles.parse(name)).as(name).isEmpty();

@@ -1,6 +1,7 @@
 package dev.lancecommit.coordinator.observe;
 
-import java.util.Locale;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +29,7 @@ public final class CommitLog {
     if (!log.isInfoEnabled()) {
       return;
     }
-    String durationMs = String.format(Locale.ROOT, "%.3f", nanos / 1e6);
+    String durationMs = BigDecimal.valueOf(nanos, 6).setScale(3, RoundingMode.HALF_UP).toPlainString();
     String message = "commit table=" + table
         + " version=" + (version == null ? "-" : version)
         + " operation=" + operation
