@@ -31,6 +31,11 @@ import java.util.Set;
 public final class ManifestBuilder {
   private ManifestBuilder() {}
 
+  /** The highest fragment id the table has handed out (its max_fragment_id, else the highest it holds); -1: none. */
+  public static long highestFragmentId(Manifest manifest) {
+    return ManifestDraft.highWaterMark(manifest);
+  }
+
   /**
    * The next table state.
    *

@@ -4,6 +4,7 @@ import dev.lancecommit.format.FormatFeatures;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.deletion.DeletionVectors;
 import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.rules.CommitContext;
 import dev.lancecommit.rules.InvalidTransactionException;
@@ -20,11 +21,13 @@ import dev.lancecommit.rules.rebase.DeletionFileIds;
 import dev.lancecommit.rules.rebase.DeletionRebase;
 import dev.lancecommit.rules.rebase.RebasePlan;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -33,6 +36,15 @@ import org.roaringbitmap.RoaringBitmap;
  * transaction offered is validated and checked by the conflict rules against every version since its read version
  * and against the members already accepted (as if those had committed one by one after {@code base}); a Delete or
  * Update is rebased onto them. A transaction that fails is refused alone and never sinks the group.
+ *
+ * <p>A Delete or Update member is checked against the table the members before it leave. That table is built only
+ * when a member needs it: while each member names only fragments the members since the last table built leave as they
+ * were ({@link #seesOnlyUnchangedFragments}), what it can see there is what it would see after those members, so it is
+ * checked against the last table built under the next version number. A group of members on disjoint fragments thus
+ * costs one build, of the merged transaction, whose table is the union of theirs (GroupedRebaseTest checks it against
+ * the members committed one by one); members that share fragments are built one by one and the merged version is
+ * compared with them, as before. A member whose own build fails is found when the merged build fails (the lane then
+ * commits the members one by one) or when a later member needs it built (the group then closes).
  *
  * <p>Pure apart from what it reads through {@link History} (the committed versions, deletion vectors): nothing is
  * written. {@link #build} gives the one transaction to record, the next table state and the deletion files to write
@@ -128,7 +140,20 @@ public final class GroupBuilder {
   private final List<CommittedTransaction> virtual = new ArrayList<>();
   private final Map<String, byte[]> pendingFiles = new LinkedHashMap<>();
   private final Map<Long, TableState> statesAt = new LinkedHashMap<>();
+  /** The table after the members built so far (the base until a member needs it built). */
   private TableState virtualLatest;
+  /** Delete/Update members accepted after {@link #virtualLatest} and not built into it yet, in order. */
+  private final List<Transaction> unbuilt = new ArrayList<>();
+  /** Every fragment id the {@link #unbuilt} members update or remove. */
+  private final Set<Long> changedByUnbuilt = new HashSet<>();
+  /** Every fragment id the {@link #unbuilt} members remove. */
+  private final Set<Long> removedByUnbuilt = new HashSet<>();
+  /** The highest fragment id {@link #virtualLatest} had handed out (-1: none), once asked. */
+  private Long highestBuiltId;
+  /** {@link #virtualLatest} under the number of the version after the unbuilt members, made when first asked. */
+  private TableState unbuiltView;
+  /** An unbuilt member could not be built on its own: the group takes no more members and cannot be built as one. */
+  private RuntimeException unbuildable;
   private boolean closed;
   private long bytes;
 
@@ -157,7 +182,7 @@ public final class GroupBuilder {
 
   /** True once no further transaction can join (the first one commits alone, or a limit is reached). */
   public boolean isClosed() {
-    return closed || members.size() >= limits.maxMembers();
+    return closed || unbuildable != null || members.size() >= limits.maxMembers();
   }
 
   /**
@@ -191,12 +216,97 @@ public final class GroupBuilder {
     if (base != null && Long.compareUnsigned(txn.getReadVersion(), baseVersion) > 0) {
       return new Verdict.Ahead();
     }
+    if (!unbuilt.isEmpty() && !seesOnlyUnchangedFragments(txn) && !buildUnbuilt()) {
+      return new Verdict.Closed("an earlier member cannot be built on its own");
+    }
     try {
       GroupMembers.requireAbsent(txn);
       return accept(candidate, OperationKind.of(txn));
     } catch (RulesException e) {
       return new Verdict.Refused(e);
     }
+  }
+
+  /**
+   * True when every fragment id {@code txn} names was handed out by the last table built and is not changed there by
+   * an unbuilt member: what it sees there under those ids (a fragment, or none) is what it would see after them. The
+   * ids it updates or removes must be ones no unbuilt member updates or removes. The id its new fragments carry (0,
+   * unassigned) is looked up only for the data files that fragment holds, which an unbuilt member's update keeps (a
+   * Delete or a rewrite-rows Update only adds deletions): it must be one no unbuilt member removes. The fragments the
+   * unbuilt members add have ids above all of those.
+   */
+  private boolean seesOnlyUnchangedFragments(Transaction txn) {
+    if (!virtualLatest.normalized()) {
+      return false; // read from storage: its first build may rewrite any fragment (tombstoned files dropped)
+    }
+    if (highestBuiltId == null) {
+      highestBuiltId = ManifestBuilder.highestFragmentId(virtualLatest.manifest());
+    }
+    for (long id : changedFragmentIds(txn)) {
+      if (!handedOut(id) || changedByUnbuilt.contains(id)) {
+        return false;
+      }
+    }
+    for (DataFragment fragment : txn.hasUpdate() ? txn.getUpdate().getNewFragmentsList() : List.<DataFragment>of()) {
+      if (!handedOut(fragment.getId()) || removedByUnbuilt.contains(fragment.getId())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean handedOut(long id) {
+    return highestBuiltId >= 0 && Long.compareUnsigned(id, highestBuiltId) <= 0;
+  }
+
+  /** Builds the unbuilt members into {@link #virtualLatest}, one by one; false (and the group closed) on a failure. */
+  private boolean buildUnbuilt() {
+    try {
+      for (Transaction member : unbuilt) {
+        long version = virtualLatest.version() + 1;
+        virtualLatest = ManifestBuilder.build(virtualLatest, member, contexts.of(version, member));
+      }
+    } catch (RuntimeException e) {
+      unbuildable = e;
+      return false;
+    }
+    unbuilt.clear();
+    changedByUnbuilt.clear();
+    removedByUnbuilt.clear();
+    unbuiltView = null;
+    highestBuiltId = null;
+    return true;
+  }
+
+  /** The table the next member is checked and rebased against: the members before it applied. */
+  private TableState latest() {
+    if (unbuilt.isEmpty()) {
+      return virtualLatest;
+    }
+    if (unbuiltView == null) {
+      // Only the fragments a member names are looked at (seesOnlyUnchangedFragments), and the version number.
+      Manifest renumbered = virtualLatest.manifest().toBuilder()
+          .setVersion(virtualLatest.version() + unbuilt.size()).build();
+      unbuiltView = TableState.normalized(renumbered, virtualLatest.indices());
+    }
+    return unbuiltView;
+  }
+
+  /** The fragment ids a Delete or Update updates or removes. */
+  private static List<Long> changedFragmentIds(Transaction txn) {
+    List<Long> ids = new ArrayList<>();
+    switch (txn.getOperationCase()) {
+      case DELETE -> {
+        txn.getDelete().getUpdatedFragmentsList().forEach(f -> ids.add(f.getId()));
+        ids.addAll(txn.getDelete().getDeletedFragmentIdsList());
+      }
+      case UPDATE -> {
+        txn.getUpdate().getUpdatedFragmentsList().forEach(f -> ids.add(f.getId()));
+        ids.addAll(txn.getUpdate().getRemovedFragmentIdsList());
+      }
+      default -> throw new IllegalArgumentException("Only Delete and Update members are built when needed");
+    }
+    return ids;
   }
 
   private Verdict accept(Candidate candidate, OperationKind kind) {
@@ -206,10 +316,11 @@ public final class GroupBuilder {
     // appended since): the conflict rules decide first, so the writer hears "retry" or "incompatible", not
     // "malformed". With nothing committed since, invalid is invalid.
     RuntimeException invalid = null;
+    TableState latest = latest();
     try {
-      TransactionValidator.validate(txn, virtualLatest, features);
+      TransactionValidator.validate(txn, latest, features);
     } catch (InvalidTransactionException | SchemaContractException e) {
-      if (virtualLatest == null || readVersion >= virtualLatest.version() || readVersion == 0) {
+      if (latest == null || readVersion >= latest.version() || readVersion == 0) {
         throw e;
       }
       // Valid against the version it was built on means merely stale; invalid there means invalid, full stop.
@@ -250,7 +361,7 @@ public final class GroupBuilder {
     if (deleteOrUpdate) {
       // Delete and Update move to the latest version; over a concurrent Delete/Update of the same fragments (a
       // committed one or an earlier member) their deletion vectors are merged, as Lance's own commit loop would do.
-      TableState onto = virtualLatest;
+      TableState onto = latest;
       RebasePlan plan = DeletionRebase.rebase(txn, outcome, inputs, onto, this::deletionVector,
           DeletionFileIds.contentAddressed(txn.getUuid() + "@" + onto.version()));
       applied = plan.transaction();
@@ -259,9 +370,12 @@ public final class GroupBuilder {
     boolean first = members.isEmpty();
     boolean alone = !candidate.groupable() || GroupCommit.whyAlone(txn, base).isPresent();
     if (deleteOrUpdate && !(first && alone)) {
-      // The state after this member is what the next one is checked and rebased against.
-      long version = virtualLatest.version() + 1;
-      virtualLatest = ManifestBuilder.build(virtualLatest, applied, contexts.of(version, applied));
+      // The state after this member is what the next one is checked and rebased against: built when one needs it.
+      unbuilt.add(applied);
+      changedByUnbuilt.addAll(changedFragmentIds(applied));
+      removedByUnbuilt.addAll(applied.hasDelete() ? applied.getDelete().getDeletedFragmentIdsList()
+          : applied.getUpdate().getRemovedFragmentIdsList());
+      unbuiltView = null;
     }
     pendingFiles.putAll(files);
     members.add(applied);
@@ -282,21 +396,35 @@ public final class GroupBuilder {
    * {@code groupUuid} on the base version with {@code extraProperties}. {@code restored} reads the manifest a
    * Restore brings back.
    *
-   * @throws IllegalStateException when nothing was accepted, or when the merged group would not give the table the
-   *     members give one by one (a gap in {@link GroupCommit}'s rules; the caller commits them one by one instead)
+   * @throws IllegalStateException when nothing was accepted, when a member of a group cannot be built on its own, or
+   *     when the merged group would not give the table the members give one by one (a gap in {@link GroupCommit}'s
+   *     rules); the caller commits them one by one instead
+   * @throws RuntimeException what building a lone member failed with
    */
   public Built build(String groupUuid, Map<String, String> extraProperties) {
     if (members.isEmpty()) {
       throw new IllegalStateException("No transaction was accepted");
     }
+    // Members that shared fragments were built one by one as they joined (buildUnbuilt): the merged version must
+    // give the table they give, so the rest are built too and the two compared. Members on disjoint fragments only
+    // are never built alone: their merged transaction is the union of theirs.
+    boolean sequential = virtualLatest != base;
+    if (unbuildable == null && sequential) {
+      buildUnbuilt();
+    }
+    if (unbuildable != null) {
+      if (members.size() == 1) {
+        throw unbuildable;
+      }
+      throw new IllegalStateException("A member of group commit " + groupUuid + " cannot be built on its own: "
+          + unbuildable.getMessage(), unbuildable);
+    }
     long version = baseVersionOf() + 1;
     Transaction recorded = members.size() == 1 ? members.get(0)
         : GroupCommit.merge(groupUuid, baseVersionOf(), members, extraProperties);
-    // A lone Delete or Update that may have been joined was built already, as the state a next member would be
-    // checked against: the same transaction on the same base, not built twice.
-    TableState next = members.size() == 1 && virtualLatest != base ? virtualLatest
+    TableState next = members.size() == 1 && sequential ? virtualLatest
         : buildOne(recorded, contexts.of(version, recorded));
-    if (members.size() > 1 && virtualLatest != base && !sameTable(next, virtualLatest)) {
+    if (members.size() > 1 && sequential && !sameTable(next, virtualLatest)) {
       throw new IllegalStateException("Group commit " + groupUuid + " of " + members.size() + " "
           + OperationKind.of(recorded).lanceName() + " transactions would not give the table its members give one by"
           + " one");

@@ -1,6 +1,7 @@
 package dev.lancecommit.rules.rebase;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lancecommit.format.FormatFeatures;
 import dev.lancecommit.format.TableState;
@@ -267,5 +268,164 @@ class GroupedRebaseTest {
     GroupBuilder.Built built = exclusive.build(UUID.randomUUID().toString(), Map.of());
     assertThat(built.isGroup()).isFalse();
     assertThat(built.recorded().getUuid()).as("alone, it is recorded as sent").isEqualTo(writes.get(0).txn().getUuid());
+  }
+
+  /** A builder that counts the versions it builds (each build asks for the version's context once). */
+  private static GroupBuilder counting(MemoryTable table, AtomicInteger builds) {
+    return new GroupBuilder(table.latest(), 1, LIMITS, FormatFeatures.standard(), history(table),
+        (version, recorded) -> {
+          builds.incrementAndGet();
+          return MemoryTable.context(version, recorded);
+        });
+  }
+
+  @Test
+  void membersOnDisjointFragmentsAreBuiltOnceAsTheMergedVersion() {
+    MemoryTable table = new MemoryTable(50, 50, 50, 50, 50);
+    table.commit(table.update(1, 4, 9).txn()); // version 2: a member read on 1 is checked against it
+    List<MemoryTable.Write> writes = List.of(table.update(1, 0, 3), table.update(2, 1, 4), table.update(1, 2, 5, 6),
+        table.update(2, 3, 7));
+    MemoryTable oneByOne = table.copy();
+    AtomicInteger builds = new AtomicInteger();
+
+    GroupBuilder group = counting(table, builds);
+    for (MemoryTable.Write w : writes) {
+      assertThat(group.offer(candidate(w))).isInstanceOf(Verdict.Joined.class);
+    }
+    GroupBuilder.Built built = group.build(UUID.randomUUID().toString(), Map.of());
+
+    assertThat(builds).as("the merged version only, no table per member").hasValue(1);
+    table.store(built.deletionFiles());
+    table.commit(built.recorded());
+    assertThat(built.next().manifest().getFragmentsList()).isEqualTo(table.latest().manifest().getFragmentsList());
+    for (MemoryTable.Write w : writes) {
+      assertThat(commitAlone(oneByOne, w)).isTrue();
+    }
+    assertSameRows(table, oneByOne);
+  }
+
+  @Test
+  void membersSharingAFragmentAreBuiltOneByOneAndTheMergedVersionComparedWithThem() {
+    MemoryTable table = new MemoryTable(50, 50);
+    MemoryTable.Write a = table.update(1, 0, 1);
+    MemoryTable.Write b = table.update(1, 0, 2); // fragment 0 again: checked against the table a leaves
+    MemoryTable.Write c = table.update(1, 1, 3);
+    MemoryTable oneByOne = table.copy();
+    AtomicInteger builds = new AtomicInteger();
+
+    GroupBuilder group = counting(table, builds);
+    for (MemoryTable.Write w : List.of(a, b, c)) {
+      assertThat(group.offer(candidate(w))).isInstanceOf(Verdict.Joined.class);
+    }
+    assertThat(builds).as("a, built when b needed the table it leaves").hasValue(1);
+    GroupBuilder.Built built = group.build(UUID.randomUUID().toString(), Map.of());
+
+    assertThat(builds).as("b and c one by one, then the merged version compared with them").hasValue(4);
+    table.store(built.deletionFiles());
+    table.commit(built.recorded());
+    for (MemoryTable.Write w : List.of(a, b, c)) {
+      assertThat(commitAlone(oneByOne, w)).isTrue();
+    }
+    assertSameRows(table, oneByOne);
+    assertThat(table.deletionVector(table.fragment(2, 0)).toArray()).containsExactly(1, 2);
+  }
+
+  @Test
+  void aMemberThatCannotBeBuiltOnItsOwnClosesTheGroupAndFailsItsBuildNotTheOthersChecks() {
+    MemoryTable table = new MemoryTable(50, 50, 50);
+    MemoryTable.Write a = table.update(1, 0, 1);
+    MemoryTable.Write bad = withNewFileVersion(table.update(1, 1, 2), 0); // a 2.0 file in a 2.1 table
+    MemoryTable.Write c = table.update(1, 1, 3); // fragment 1 again: bad must be built to check c against it
+    MemoryTable.Write d = table.update(1, 2, 4);
+
+    GroupBuilder disjoint = builder(table);
+    assertThat(disjoint.offer(candidate(a))).isInstanceOf(Verdict.Joined.class);
+    assertThat(disjoint.offer(candidate(bad))).isInstanceOf(Verdict.Joined.class);
+    assertThat(disjoint.offer(candidate(d))).isInstanceOf(Verdict.Joined.class);
+    assertThatThrownBy(() -> disjoint.build(UUID.randomUUID().toString(), Map.of()))
+        .isInstanceOf(dev.lancecommit.rules.InvalidTransactionException.class).hasMessageContaining("is 2.0");
+
+    GroupBuilder shared = builder(table);
+    assertThat(shared.offer(candidate(a))).isInstanceOf(Verdict.Joined.class);
+    assertThat(shared.offer(candidate(bad))).isInstanceOf(Verdict.Joined.class);
+    assertThat(shared.offer(candidate(c))).isInstanceOf(Verdict.Closed.class);
+    assertThat(shared.isClosed()).isTrue();
+    assertThatThrownBy(() -> shared.build(UUID.randomUUID().toString(), Map.of()))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("cannot be built on its own")
+        .hasMessageContaining("is 2.0").hasRootCauseInstanceOf(dev.lancecommit.rules.InvalidTransactionException.class);
+
+    // one by one, as the lane then commits them: only the bad one fails, alone
+    GroupBuilder alone = builder(table);
+    assertThat(alone.offer(candidate(bad))).isInstanceOf(Verdict.Joined.class);
+    assertThatThrownBy(() -> alone.build(UUID.randomUUID().toString(), Map.of()))
+        .isInstanceOf(dev.lancecommit.rules.InvalidTransactionException.class);
+    GroupBuilder others = builder(table);
+    assertThat(others.offer(candidate(a))).isInstanceOf(Verdict.Joined.class);
+    assertThat(others.offer(candidate(d))).isInstanceOf(Verdict.Joined.class);
+    assertThat(others.build(UUID.randomUUID().toString(), Map.of()).isGroup()).isTrue();
+  }
+
+  private static MemoryTable.Write withNewFileVersion(MemoryTable.Write write, int minor) {
+    Transaction.Update.Builder update = write.txn().getUpdate().toBuilder();
+    DataFragment moved = update.getNewFragments(0);
+    update.setNewFragments(0, moved.toBuilder().setFiles(0, moved.getFiles(0).toBuilder().setFileMinorVersion(minor)));
+    return new MemoryTable.Write(write.txn().toBuilder().setUpdate(update).build(), write.affectedRows());
+  }
+
+  @Test
+  void randomGroupsOfUpdatesOrDeletesLeaveTheTableTheWritersLeaveOneByOne() {
+    java.util.Random random = new java.util.Random(20261205);
+    for (int trial = 0; trial < 150; trial++) {
+      int fragmentCount = 1 + random.nextInt(6);
+      long[] rows = new long[fragmentCount];
+      java.util.Arrays.fill(rows, 12);
+      MemoryTable table = new MemoryTable(rows);
+      boolean deletes = random.nextBoolean();
+      int before = random.nextInt(3);
+      for (int v = 0; v < before; v++) { // versions committed before the group, by other writers
+        long fragment = table.latest().manifest().getFragments(random.nextInt(
+            table.latest().manifest().getFragmentsCount())).getId();
+        MemoryTable.Write w = table.update(table.latest().version(), fragment, 11 - v);
+        table.commit(w.txn());
+      }
+      List<MemoryTable.Write> writes = new ArrayList<>();
+      int count = 2 + random.nextInt(8);
+      for (int i = 0; i < count; i++) {
+        long readVersion = 1 + random.nextInt((int) table.latest().version());
+        List<DataFragment> at = table.version(readVersion).manifest().getFragmentsList();
+        DataFragment chosen = at.get(random.nextInt(at.size()));
+        org.roaringbitmap.RoaringBitmap live = org.roaringbitmap.RoaringBitmap.bitmapOfRange(0,
+            chosen.getPhysicalRows());
+        live.andNot(table.deletionVector(chosen));
+        if (live.getCardinality() < 2) {
+          continue; // a row of its own, at least one left: a one-row fragment is removed whole, not updated
+        }
+        long fragment = chosen.getId();
+        int[] offsets = random.ints(1 + random.nextInt(2), 0, live.getCardinality() - 1).distinct()
+            .map(live::select).toArray();
+        writes.add(deletes ? table.delete(readVersion, fragment, offsets) : table.update(readVersion, fragment, offsets));
+      }
+      MemoryTable oneByOne = table.copy();
+
+      GroupBuilder group = builder(table);
+      List<Boolean> joined = new ArrayList<>();
+      for (MemoryTable.Write w : writes) {
+        Verdict verdict = group.offer(candidate(w));
+        assertThat(verdict).as("trial %s", trial).isNotInstanceOf(Verdict.Closed.class);
+        joined.add(verdict instanceof Verdict.Joined);
+      }
+      if (!group.isEmpty()) {
+        GroupBuilder.Built built = group.build(UUID.randomUUID().toString(), Map.of());
+        table.store(built.deletionFiles());
+        table.commit(built.recorded());
+        assertThat(built.next().manifest().getFragmentsList()).as("trial %s", trial)
+            .isEqualTo(table.latest().manifest().getFragmentsList());
+      }
+      for (int i = 0; i < writes.size(); i++) {
+        assertThat(commitAlone(oneByOne, writes.get(i))).as("trial %s, write %s alone", trial, i)
+            .isEqualTo(joined.get(i));
+      }
+      assertSameRows(table, oneByOne);
+    }
   }
 }
