@@ -18,6 +18,7 @@ import dev.lancecommit.events.TraceContext;
 import dev.lancecommit.format.FeatureFlags;
 import dev.lancecommit.format.ManifestFile;
 import dev.lancecommit.format.ManifestNaming;
+import dev.lancecommit.format.RulesException;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.TransactionFiles;
 import dev.lancecommit.format.deletion.DeletionVectors;
@@ -475,8 +476,14 @@ final class CommitLane {
         answer(joined.get(0), e);
         return null;
       }
-      LOG.error("A group of {} commits to table {} could not be built as one version; committing them one by one",
-          joined.size(), table.joinedId(), e);
+      if (e instanceof RulesException || e.getCause() instanceof RulesException) {
+        // a member the rules refuse once built (its own build was left to the group's): it will be refused alone
+        LOG.warn("A group of {} commits to table {} could not be built as one version ({}); committing them one by"
+            + " one", joined.size(), table.joinedId(), e.getMessage());
+      } else {
+        LOG.error("A group of {} commits to table {} could not be built as one version; committing them one by one",
+            joined.size(), table.joinedId(), e);
+      }
       joined.forEach(m -> m.alone = true);
       synchronized (this) {
         requeue(joined);

@@ -651,6 +651,41 @@ class PipelinedLaneTest {
   }
 
   @Test
+  void aGroupMemberThatCannotBeBuiltIsRefusedAloneAndTheOthersLand() throws Exception {
+    commit(transactions.create()); // fragment 0, 10 rows, 2.1 files
+    Hold v2 = holdManifest(2);
+    CompletableFuture<CommitResult> first = submitUpsert(upsert(1, 0), "a");
+    assertThat(v2.awaitHeld(WAIT)).isTrue();
+    executor.close();
+    CompletableFuture<CommitResult> good = submitUpsert(upsert(1, 1), "good");
+    Upsert stale = upsert(1, 2);
+    Transaction.Update.Builder update = stale.txn().getUpdate().toBuilder();
+    DataFragment moved = update.getNewFragments(0);
+    update.setNewFragments(0, moved.toBuilder().setFiles(0, moved.getFiles(0).toBuilder().setFileMinorVersion(0)));
+    Upsert oldFormat = new Upsert(stale.txn().toBuilder().setUpdate(update).build(), stale.affectedRows());
+    CompletableFuture<CommitResult> bad = submitUpsert(oldFormat, "bad");
+    CompletableFuture<CommitResult> after = submitUpsert(upsert(1, 3), "after");
+    executor.open();
+    v2.release();
+
+    assertThat(first.get(20, TimeUnit.SECONDS).version()).isEqualTo(2);
+    long goodVersion = good.get(20, TimeUnit.SECONDS).version();
+    long afterVersion = after.get(20, TimeUnit.SECONDS).version();
+    assertThat(goodVersion).isGreaterThan(2);
+    assertThat(afterVersion).isGreaterThan(2);
+    assertThatThrownBy(bad::join).cause().isInstanceOf(dev.lancecommit.rules.InvalidTransactionException.class)
+        .hasMessageContaining("2.0");
+    TableState latest = storage().readManifest(Math.max(goodVersion, afterVersion), ManifestNaming.Scheme.V2)
+        .orElseThrow().tableState();
+    DataFragment original = latest.manifest().getFragmentsList().stream().filter(f -> f.getId() == 0).findFirst()
+        .orElseThrow();
+    byte[] deletions = storage().readDeletionFile(DeletionVectors.relativePath(0, original.getDeletionFile()))
+        .orElseThrow();
+    assertThat(DeletionVectors.read(original, deletions).toArray()).containsExactly(0, 1, 3);
+    assertThat(latest.manifest().getFragmentsList()).hasSize(4); // the original and a moved row per landed upsert
+  }
+
+  @Test
   void anUpsertIsCheckedAgainstTheReadVersionTheLaneLandedWithoutReadingItsManifestBack() throws Exception {
     commit(transactions.create());
     Upsert first = upsert(1, 0);
