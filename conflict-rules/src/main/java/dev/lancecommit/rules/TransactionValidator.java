@@ -114,7 +114,7 @@ public final class TransactionValidator {
         case APPEND -> {
           List<DataFragment> added = txn.getAppend().getFragmentsList();
           checkNewFragments(added, "Append");
-          checkFiles(added, currentSchema(), Set.of(), existing);
+          checkFiles(added, currentSchema(), Set.of(), FragmentsById.none()); // see checkUpdate
           checkExplicitIds(added, true);
         }
         case DELETE -> {
@@ -240,7 +240,9 @@ public final class TransactionValidator {
         checkKeepsDataFiles(update.getUpdatedFragmentsList(), "Update");
       }
       checkNewFragments(update.getNewFragmentsList(), "Update");
-      checkFiles(update.getNewFragmentsList(), currentSchema(), Set.of(), existing);
+      // A new fragment is none of the table's: its id is 0 until the builder numbers it, or one the table does not
+      // hold (checkExplicitIds), so every file it names is new; fragment 0's files allow it nothing.
+      checkFiles(update.getNewFragmentsList(), currentSchema(), Set.of(), FragmentsById.none());
       checkExplicitIds(update.getNewFragmentsList(), true);
     }
 

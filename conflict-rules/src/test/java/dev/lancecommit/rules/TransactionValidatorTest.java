@@ -155,6 +155,22 @@ class TransactionValidatorTest {
   }
 
   @Test
+  void aNewFragmentIsNoneOfTheTablesAndMayNotNameTheDroppedFieldsOfFragmentZero() {
+    DataFragment withDropped = DataFragment.newBuilder().setId(0).setPhysicalRows(10)
+        .addFiles(file("old.lance", 0, 1, 9)).build();
+    TableState latest = table(5, 0, withDropped);
+    // id 0 until the builder numbers it: fragment 0's dropped field 9 is not the new fragment's to name
+    DataFragment naming9 = DataFragment.newBuilder().setPhysicalRows(1).addFiles(file("new.lance", 0, 9)).build();
+    assertThatThrownBy(() -> TransactionValidator.validate(append(5, naming9), latest))
+        .isInstanceOf(SchemaContractException.class).hasMessageContaining("field id 9");
+    Transaction update = txn(5).setUpdate(Transaction.Update.newBuilder()
+        .addUpdatedFragments(withDeletions(withDropped, 5, 1)).addNewFragments(naming9)
+        .setUpdateMode(Transaction.UpdateMode.REWRITE_ROWS)).build();
+    assertThatThrownBy(() -> TransactionValidator.validate(update, latest))
+        .isInstanceOf(SchemaContractException.class).hasMessageContaining("field id 9");
+  }
+
+  @Test
   void aDeleteKeepsTheDataFilesAndRowsOfTheFragmentsItUpdates() {
     assertThatCode(() -> TransactionValidator.validate(delete(5, List.of(withDeletions(fragment(2, 10), 5, 3))),
         LATEST)).doesNotThrowAnyException();

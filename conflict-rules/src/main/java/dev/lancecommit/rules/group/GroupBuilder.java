@@ -146,8 +146,6 @@ public final class GroupBuilder {
   private final List<Transaction> unbuilt = new ArrayList<>();
   /** Every fragment id the {@link #unbuilt} members update or remove. */
   private final Set<Long> changedByUnbuilt = new HashSet<>();
-  /** Every fragment id the {@link #unbuilt} members remove. */
-  private final Set<Long> removedByUnbuilt = new HashSet<>();
   /** The highest fragment id {@link #virtualLatest} had handed out (-1: none), once asked. */
   private Long highestBuiltId;
   /** {@link #virtualLatest} under the number of the version after the unbuilt members, made when first asked. */
@@ -228,12 +226,10 @@ public final class GroupBuilder {
   }
 
   /**
-   * True when every fragment id {@code txn} names was handed out by the last table built and is not changed there by
-   * an unbuilt member: what it sees there under those ids (a fragment, or none) is what it would see after them. The
-   * ids it updates or removes must be ones no unbuilt member updates or removes. The id its new fragments carry (0,
-   * unassigned) is looked up only for the data files that fragment holds, which an unbuilt member's update keeps (a
-   * Delete or a rewrite-rows Update only adds deletions): it must be one no unbuilt member removes. The fragments the
-   * unbuilt members add have ids above all of those.
+   * True when every fragment id {@code txn} updates or removes was handed out by the last table built and is updated
+   * or removed by no unbuilt member: what it sees there under those ids (a fragment, or none) is what it would see
+   * after them, since the fragments the unbuilt members add have ids above all of those. Its new fragments are looked
+   * up nowhere (they are none of the table's).
    */
   private boolean seesOnlyUnchangedFragments(Transaction txn) {
     if (!virtualLatest.normalized()) {
@@ -244,11 +240,6 @@ public final class GroupBuilder {
     }
     for (long id : changedFragmentIds(txn)) {
       if (!handedOut(id) || changedByUnbuilt.contains(id)) {
-        return false;
-      }
-    }
-    for (DataFragment fragment : txn.hasUpdate() ? txn.getUpdate().getNewFragmentsList() : List.<DataFragment>of()) {
-      if (!handedOut(fragment.getId()) || removedByUnbuilt.contains(fragment.getId())) {
         return false;
       }
     }
@@ -272,7 +263,6 @@ public final class GroupBuilder {
     }
     unbuilt.clear();
     changedByUnbuilt.clear();
-    removedByUnbuilt.clear();
     unbuiltView = null;
     highestBuiltId = null;
     return true;
@@ -373,8 +363,6 @@ public final class GroupBuilder {
       // The state after this member is what the next one is checked and rebased against: built when one needs it.
       unbuilt.add(applied);
       changedByUnbuilt.addAll(changedFragmentIds(applied));
-      removedByUnbuilt.addAll(applied.hasDelete() ? applied.getDelete().getDeletedFragmentIdsList()
-          : applied.getUpdate().getRemovedFragmentIdsList());
       unbuiltView = null;
     }
     pendingFiles.putAll(files);
