@@ -2,7 +2,6 @@ package dev.lancecommit.rules;
 
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.Transaction;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -21,13 +20,8 @@ final class DeleteOperation {
     for (DataFragment fragment : delete.getUpdatedFragmentsList()) {
       updated.put(fragment.getId(), fragment);
     }
-    ArrayList<DataFragment> fragments = new ArrayList<>(draft.fragments().size());
-    for (DataFragment fragment : draft.fragments()) {
-      if (!deleted.contains(fragment.getId())) {
-        fragments.add(updated.getOrDefault(fragment.getId(), fragment));
-      }
-    }
-    draft.adoptFragments(fragments);
+    draft.adoptFragments(FragmentSplice.apply(draft.fragments(), draft.fragmentsSortedById(), updated,
+        deleted, 0));
     draft.setIndices(IndexRetention.retainRelevant(draft.indices(), draft.schemaFieldIds(), draft::fragmentIds));
   }
 }

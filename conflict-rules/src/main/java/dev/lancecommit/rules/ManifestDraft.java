@@ -90,6 +90,11 @@ final class ManifestDraft {
     return fragments;
   }
 
+  /** True when {@link #fragments} are still the current version's and those are in strictly ascending id order. */
+  boolean fragmentsSortedById() {
+    return current != null && fragments == current.manifest().getFragmentsList() && current.fragmentsSortedById();
+  }
+
   void setFragments(List<DataFragment> fragments) {
     adoptFragments(copyWithRoom(fragments, 0));
   }

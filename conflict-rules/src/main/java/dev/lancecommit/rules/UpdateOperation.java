@@ -34,12 +34,8 @@ final class UpdateOperation {
       updated.putIfAbsent(fragment.getId(), fragment);
     }
     List<DataFragment> previous = draft.fragments();
-    ArrayList<DataFragment> fragments = new ArrayList<>(previous.size() + update.getNewFragmentsCount());
-    for (DataFragment fragment : previous) {
-      if (!removed.contains(fragment.getId())) {
-        fragments.add(updated.getOrDefault(fragment.getId(), fragment));
-      }
-    }
+    ArrayList<DataFragment> fragments = FragmentSplice.apply(previous, draft.fragmentsSortedById(), updated,
+        removed, update.getNewFragmentsCount());
 
     List<Long> updatedIds = update.getUpdatedFragmentsList().stream().map(DataFragment::getId).toList();
     List<IndexMetadata> indices =

@@ -1,0 +1,79 @@
+package dev.lancecommit.rules;
+
+import dev.lancecommit.format.pb.DataFragment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A table's fragments with some replaced and some removed, in place, as a Delete or an Update leaves them. In a list
+ * sorted by id (as every manifest keeps it) the fragments a transaction touches are found by binary search and the runs
+ * between them are copied whole, so the cost is one copy of the list, not a lookup per fragment of the table.
+ */
+final class FragmentSplice {
+  private FragmentSplice() {}
+
+  /**
+   * @param fragments the table's fragments
+   * @param sortedById true when {@code fragments} are in strictly ascending id order
+   * @param replacements fragment id -> the fragment that takes its place
+   * @param removed ids of the fragments to leave out (a removal wins over a replacement)
+   * @param room how many more fragments the caller will add
+   */
+  static ArrayList<DataFragment> apply(List<DataFragment> fragments, boolean sortedById,
+      Map<Long, DataFragment> replacements, Set<Long> removed, int room) {
+    ArrayList<DataFragment> result = new ArrayList<>(fragments.size() + room);
+    if (!sortedById) {
+      for (DataFragment fragment : fragments) {
+        if (!removed.contains(fragment.getId())) {
+          result.add(replacements.getOrDefault(fragment.getId(), fragment));
+        }
+      }
+      return result;
+    }
+    int[] touched = new int[replacements.size() + removed.size()];
+    int count = 0;
+    for (Long id : replacements.keySet()) {
+      count = addPosition(fragments, id, touched, count);
+    }
+    for (Long id : removed) {
+      count = addPosition(fragments, id, touched, count);
+    }
+    Arrays.sort(touched, 0, count);
+    int from = 0;
+    for (int i = 0; i < count; i++) {
+      int at = touched[i];
+      if (at < from) {
+        continue; // an id both replaced and removed
+      }
+      result.addAll(fragments.subList(from, at));
+      DataFragment fragment = fragments.get(at);
+      if (!removed.contains(fragment.getId())) {
+        result.add(replacements.getOrDefault(fragment.getId(), fragment));
+      }
+      from = at + 1;
+    }
+    result.addAll(fragments.subList(from, fragments.size()));
+    return result;
+  }
+
+  private static int addPosition(List<DataFragment> sorted, long id, int[] positions, int count) {
+    int low = 0;
+    int high = sorted.size() - 1;
+    while (low <= high) {
+      int mid = (low + high) >>> 1;
+      long midId = sorted.get(mid).getId();
+      if (midId < id) {
+        low = mid + 1;
+      } else if (midId > id) {
+        high = mid - 1;
+      } else {
+        positions[count] = mid;
+        return count + 1;
+      }
+    }
+    return count; // not in the table: nothing to replace or remove
+  }
+}
