@@ -60,20 +60,11 @@ final class FragmentSplice {
   }
 
   private static int addPosition(List<DataFragment> sorted, long id, int[] positions, int count) {
-    int low = 0;
-    int high = sorted.size() - 1;
-    while (low <= high) {
-      int mid = (low + high) >>> 1;
-      long midId = sorted.get(mid).getId();
-      if (midId < id) {
-        low = mid + 1;
-      } else if (midId > id) {
-        high = mid - 1;
-      } else {
-        positions[count] = mid;
-        return count + 1;
-      }
+    int at = FragmentsById.indexOf(sorted, id);
+    if (at < 0) {
+      return count; // not in the table: nothing to replace or remove
     }
-    return count; // not in the table: nothing to replace or remove
+    positions[count] = at;
+    return count + 1;
   }
 }

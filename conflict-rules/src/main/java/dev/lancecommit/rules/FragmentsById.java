@@ -44,20 +44,26 @@ public final class FragmentsById {
       }
       return byId.get(id);
     }
+    int at = indexOf(fragments, id);
+    return at >= 0 ? fragments.get(at) : null;
+  }
+
+  /** The index of the fragment with id {@code id} in {@code sorted} (strictly ascending ids), or -1. */
+  static int indexOf(List<DataFragment> sorted, long id) {
     int low = 0;
-    int high = fragments.size() - 1;
+    int high = sorted.size() - 1;
     while (low <= high) {
       int mid = (low + high) >>> 1;
-      long midId = fragments.get(mid).getId();
+      long midId = sorted.get(mid).getId();
       if (midId < id) {
         low = mid + 1;
       } else if (midId > id) {
         high = mid - 1;
       } else {
-        return fragments.get(mid);
+        return mid;
       }
     }
-    return null;
+    return -1;
   }
 
   DataFragment getOrDefault(long id, DataFragment fallback) {

@@ -9,7 +9,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 /** Which fragments a transaction modifies, and the "R if overlap" conditions built on that (o1, r1). */
-final class FragmentOverlap {
+public final class FragmentOverlap {
   private FragmentOverlap() {}
 
   /**
@@ -17,7 +17,7 @@ final class FragmentOverlap {
    * deleted/removed ids; Rewrite -> every group's old fragment ids; DataReplacement -> the replaced fragment ids;
    * Merge -> the ids of its fragment list; [2026] DataOverlay -> the overlaid fragment ids; others -> none.
    */
-  static SortedSet<Long> modifiedFragmentIds(Transaction txn) {
+  public static SortedSet<Long> modifiedFragmentIds(Transaction txn) {
     TreeSet<Long> ids = new TreeSet<>();
     switch (txn.getOperationCase()) {
       case DELETE -> {

@@ -16,6 +16,7 @@ import dev.lancecommit.rules.TransactionValidator;
 import dev.lancecommit.rules.conflict.CommittedTransaction;
 import dev.lancecommit.rules.conflict.ConflictOutcome;
 import dev.lancecommit.rules.conflict.ConflictResolver;
+import dev.lancecommit.rules.conflict.FragmentOverlap;
 import dev.lancecommit.rules.conflict.RebaseInputs;
 import dev.lancecommit.rules.rebase.DeletionFileIds;
 import dev.lancecommit.rules.rebase.DeletionRebase;
@@ -238,7 +239,7 @@ public final class GroupBuilder {
     if (highestBuiltId == null) {
       highestBuiltId = ManifestBuilder.highestFragmentId(virtualLatest.manifest());
     }
-    for (long id : changedFragmentIds(txn)) {
+    for (long id : FragmentOverlap.modifiedFragmentIds(txn)) {
       if (!handedOut(id) || changedByUnbuilt.contains(id)) {
         return false;
       }
@@ -280,23 +281,6 @@ public final class GroupBuilder {
       unbuiltView = TableState.normalized(renumbered, virtualLatest.indices());
     }
     return unbuiltView;
-  }
-
-  /** The fragment ids a Delete or Update updates or removes. */
-  private static List<Long> changedFragmentIds(Transaction txn) {
-    List<Long> ids = new ArrayList<>();
-    switch (txn.getOperationCase()) {
-      case DELETE -> {
-        txn.getDelete().getUpdatedFragmentsList().forEach(f -> ids.add(f.getId()));
-        ids.addAll(txn.getDelete().getDeletedFragmentIdsList());
-      }
-      case UPDATE -> {
-        txn.getUpdate().getUpdatedFragmentsList().forEach(f -> ids.add(f.getId()));
-        ids.addAll(txn.getUpdate().getRemovedFragmentIdsList());
-      }
-      default -> throw new IllegalArgumentException("Only Delete and Update members are built when needed");
-    }
-    return ids;
   }
 
   private Verdict accept(Candidate candidate, OperationKind kind) {
@@ -362,7 +346,7 @@ public final class GroupBuilder {
     if (deleteOrUpdate && !(first && alone)) {
       // The state after this member is what the next one is checked and rebased against: built when one needs it.
       unbuilt.add(applied);
-      changedByUnbuilt.addAll(changedFragmentIds(applied));
+      changedByUnbuilt.addAll(FragmentOverlap.modifiedFragmentIds(applied));
       unbuiltView = null;
     }
     pendingFiles.putAll(files);

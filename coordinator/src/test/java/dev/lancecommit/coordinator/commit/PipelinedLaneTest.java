@@ -640,14 +640,9 @@ class PipelinedLaneTest {
     assertThatThrownBy(sameRow::join).cause().isInstanceOf(CommitConflictException.class)
         .hasMessageContaining("both modified rows");
 
-    TableOperations storage = storage();
-    TableState v3 = storage.readManifest(3, ManifestNaming.Scheme.V2).orElseThrow().tableState();
-    DataFragment original = v3.manifest().getFragmentsList().stream().filter(f -> f.getId() == 0).findFirst()
-        .orElseThrow();
-    byte[] deletions = storage.readDeletionFile(DeletionVectors.relativePath(0, original.getDeletionFile()))
-        .orElseThrow();
-    assertThat(DeletionVectors.read(original, deletions).toArray()).containsExactly(0, 1, 2, 3, 4);
-    assertThat(v3.manifest().getFragmentsList()).hasSize(6); // the original and one moved row per upsert
+    assertThat(deletedRowsOfFragment0(3)).containsExactly(0, 1, 2, 3, 4);
+    assertThat(storage().readManifest(3, ManifestNaming.Scheme.V2).orElseThrow().manifest().getFragmentsList())
+        .hasSize(6); // the original and one moved row per upsert
   }
 
   @Test
@@ -675,14 +670,10 @@ class PipelinedLaneTest {
     assertThat(afterVersion).isGreaterThan(2);
     assertThatThrownBy(bad::join).cause().isInstanceOf(dev.lancecommit.rules.InvalidTransactionException.class)
         .hasMessageContaining("2.0");
-    TableState latest = storage().readManifest(Math.max(goodVersion, afterVersion), ManifestNaming.Scheme.V2)
-        .orElseThrow().tableState();
-    DataFragment original = latest.manifest().getFragmentsList().stream().filter(f -> f.getId() == 0).findFirst()
-        .orElseThrow();
-    byte[] deletions = storage().readDeletionFile(DeletionVectors.relativePath(0, original.getDeletionFile()))
-        .orElseThrow();
-    assertThat(DeletionVectors.read(original, deletions).toArray()).containsExactly(0, 1, 3);
-    assertThat(latest.manifest().getFragmentsList()).hasSize(4); // the original and a moved row per landed upsert
+    long latest = Math.max(goodVersion, afterVersion);
+    assertThat(deletedRowsOfFragment0(latest)).containsExactly(0, 1, 3);
+    assertThat(storage().readManifest(latest, ManifestNaming.Scheme.V2).orElseThrow().manifest().getFragmentsList())
+        .hasSize(4); // the original and a moved row per landed upsert
   }
 
   @Test
@@ -698,12 +689,7 @@ class PipelinedLaneTest {
 
     assertThat(landed.version()).isEqualTo(3);
     assertThat(store.pendingFaults(Call.GET)).isEqualTo(1);
-    TableState v3 = storage().readManifest(3, ManifestNaming.Scheme.V2).orElseThrow().tableState();
-    DataFragment original = v3.manifest().getFragmentsList().stream().filter(f -> f.getId() == 0).findFirst()
-        .orElseThrow();
-    byte[] deletions = storage().readDeletionFile(DeletionVectors.relativePath(0, original.getDeletionFile()))
-        .orElseThrow();
-    assertThat(DeletionVectors.read(original, deletions).toArray()).containsExactly(0, 5);
+    assertThat(deletedRowsOfFragment0(3)).containsExactly(0, 5);
   }
 
   @Test
@@ -767,6 +753,16 @@ class PipelinedLaneTest {
       throw new AssertionError(e);
     }
     return new Upsert(txn, bytes.toByteArray());
+  }
+
+  /** The rows of fragment 0 that version {@code version}'s deletion vector of it deletes. */
+  private int[] deletedRowsOfFragment0(long version) {
+    TableState state = storage().readManifest(version, ManifestNaming.Scheme.V2).orElseThrow().tableState();
+    DataFragment original = state.manifest().getFragmentsList().stream().filter(f -> f.getId() == 0).findFirst()
+        .orElseThrow();
+    byte[] deletions = storage().readDeletionFile(DeletionVectors.relativePath(0, original.getDeletionFile()))
+        .orElseThrow();
+    return DeletionVectors.read(original, deletions).toArray();
   }
 
   private CompletableFuture<CommitResult> submitUpsert(Upsert upsert, String actor) {
