@@ -163,7 +163,7 @@ class GroupedRebaseTest {
     assertThat(group.offer(candidate(w))).isInstanceOf(Verdict.Joined.class);
     GroupBuilder.Built built = group.build(UUID.randomUUID().toString(), Map.of());
 
-    // one build: as the state a next member would be checked against, then taken as the version itself
+    // one build, the version itself: no table is built for a next member to be checked against until one needs it
     assertThat(builds).hasValue(1);
     assertThat(built.isGroup()).isFalse();
     assertThat(built.recorded().getUuid()).isEqualTo(w.txn().getUuid());
