@@ -11,8 +11,9 @@ final class AppendOperation {
 
   static void apply(ManifestDraft draft, Transaction.Append append) {
     List<DataFragment> added = draft.admitNewFragments(append.getFragmentsList());
+    FragmentEdits edits = draft.fragmentsSortedById() ? FragmentEdits.appendedAfter(draft.fragments().size()) : null;
     ArrayList<DataFragment> fragments = ManifestDraft.copyWithRoom(draft.fragments(), added.size());
     fragments.addAll(added);
-    draft.adoptFragments(fragments);
+    draft.adoptFragments(fragments, edits);
   }
 }

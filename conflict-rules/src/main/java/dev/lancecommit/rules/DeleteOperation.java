@@ -20,8 +20,9 @@ final class DeleteOperation {
     for (DataFragment fragment : delete.getUpdatedFragmentsList()) {
       updated.put(fragment.getId(), fragment);
     }
-    draft.adoptFragments(FragmentSplice.apply(draft.fragments(), draft.fragmentsSortedById(), updated,
-        deleted, 0));
+    FragmentSplice.Spliced spliced = FragmentSplice.apply(draft.fragments(), draft.fragmentsSortedById(), updated,
+        deleted, 0);
+    draft.adoptFragments(spliced.fragments(), spliced.edits());
     draft.setIndices(IndexRetention.retainRelevant(draft.indices(), draft.schemaFieldIds(), draft::fragmentIds));
   }
 }

@@ -22,7 +22,7 @@ final class FragmentSplice {
    * @param removed ids of the fragments to leave out (a removal wins over a replacement)
    * @param room how many more fragments the caller will add
    */
-  static ArrayList<DataFragment> apply(List<DataFragment> fragments, boolean sortedById,
+  static Spliced apply(List<DataFragment> fragments, boolean sortedById,
       Map<Long, DataFragment> replacements, Set<Long> removed, int room) {
     ArrayList<DataFragment> result = new ArrayList<>(fragments.size() + room);
     if (!sortedById) {
@@ -31,7 +31,7 @@ final class FragmentSplice {
           result.add(replacements.getOrDefault(fragment.getId(), fragment));
         }
       }
-      return result;
+      return new Spliced(result, null);
     }
     int[] touched = new int[replacements.size() + removed.size()];
     int count = 0;
@@ -42,6 +42,10 @@ final class FragmentSplice {
       count = addPosition(fragments, id, touched, count);
     }
     Arrays.sort(touched, 0, count);
+    int[] removedAt = new int[count];
+    int[] replacedAt = new int[count];
+    int removals = 0;
+    int replaced = 0;
     int from = 0;
     for (int i = 0; i < count; i++) {
       int at = touched[i];
@@ -50,14 +54,24 @@ final class FragmentSplice {
       }
       result.addAll(fragments.subList(from, at));
       DataFragment fragment = fragments.get(at);
-      if (!removed.contains(fragment.getId())) {
+      if (removed.contains(fragment.getId())) {
+        removedAt[removals++] = at;
+      } else {
+        replacedAt[replaced++] = result.size();
         result.add(replacements.getOrDefault(fragment.getId(), fragment));
       }
       from = at + 1;
     }
     result.addAll(fragments.subList(from, fragments.size()));
-    return result;
+    return new Spliced(result, new FragmentEdits(Arrays.copyOf(removedAt, removals),
+        Arrays.copyOf(replacedAt, replaced), result.size()));
   }
+
+  /**
+   * The spliced list, and how it was made from the table's ({@code edits}: null when the table's list was not sorted by
+   * id and was walked instead). {@code edits} counts every fragment a caller adds to the list as new.
+   */
+  record Spliced(ArrayList<DataFragment> fragments, FragmentEdits edits) {}
 
   private static int addPosition(List<DataFragment> sorted, long id, int[] positions, int count) {
     int at = FragmentsById.indexOf(sorted, id);

@@ -12,11 +12,13 @@ import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Builds the next version of a table from the version a transaction applies to and the transaction, the way
@@ -190,23 +192,27 @@ public final class ManifestBuilder {
 
   private static TableState finish(ManifestDraft draft, boolean reserveFragments) {
     Manifest.Builder manifest = draft.manifest();
-    List<DataFragment> fragments = draft.takeFragments();
+    ArrayList<DataFragment> fragments = draft.takeFragments();
     // On a version built here the carried fragments are known to be in order and to match the flags (see Carried).
     boolean onNormalized = !draft.creating() && draft.current().normalized();
-    boolean ascending = strictlyAscending(fragments,
-        onNormalized ? draft.previous().getFragmentsList() : List.of());
+    FragmentEdits edits = onNormalized ? draft.edits() : null;
+    int[] changedAt = edits == null ? null : edits.changedAt(fragments.size());
+    boolean ascending = changedAt != null ? ascendingAround(fragments, changedAt)
+        : strictlyAscending(fragments, onNormalized ? draft.previous().getFragmentsList() : List.of());
     if (!ascending) {
       fragments.sort(Comparator.comparingLong(DataFragment::getId));
+      edits = null; // the places it names moved
     }
-    Carried carried = Carried.of(draft, fragments);
-    for (int i = carried.firstChanged(); i < fragments.size(); i++) {
-      if (!carried.is(i)) {
-        fragments.set(i, withoutTombstonedFiles(fragments.get(i)));
-      }
+    Carried carried = edits != null ? new Carried(changedAt, fragments.size()) : Carried.of(draft, fragments);
+    for (int i : carried.changedAt()) {
+      fragments.set(i, withoutTombstonedFiles(fragments.get(i)));
     }
     requireUniqueIds(fragments, ascending);
     int previousCount = draft.creating() ? 0 : draft.previous().getFragmentsCount();
-    if (previousCount > 0 && carried.firstChanged() == previousCount && manifest.getFragmentsCount() == previousCount) {
+    if (edits != null && manifest.getFragmentsCount() == previousCount) {
+      edit(manifest, edits, fragments);
+    } else if (previousCount > 0 && carried.firstChanged() == previousCount
+        && manifest.getFragmentsCount() == previousCount) {
       // Every fragment of the version before is carried in its place (an Append), and the draft's manifest still
       // holds them as it started from that version: only the new ones are added, not the table's every fragment.
       manifest.addAllFragments(fragments.subList(previousCount, fragments.size()));
@@ -243,56 +249,104 @@ public final class ManifestBuilder {
     return TableState.normalized(manifest.build(), draft.indices());
   }
 
+  /** A removal moves every fragment after it once: beyond this many, the list is added again whole instead. */
+  private static final int REMOVALS_IN_PLACE = 16;
+
+  /**
+   * Makes the manifest's fragments, still the version before's, {@code fragments} by the {@code edits} that made
+   * those: the removed ones taken out, the replaced ones set in their places and the new ones added, instead of adding
+   * every fragment of the table again one by one.
+   */
+  private static void edit(Manifest.Builder manifest, FragmentEdits edits, List<DataFragment> fragments) {
+    int[] removedAt = edits.removedAt();
+    if (removedAt.length > REMOVALS_IN_PLACE) {
+      manifest.clearFragments().addAllFragments(fragments);
+      return;
+    }
+    for (int k = removedAt.length - 1; k >= 0; k--) {
+      manifest.removeFragments(removedAt[k]);
+    }
+    for (int at : edits.replacedAt()) {
+      manifest.setFragments(at, fragments.get(at));
+    }
+    manifest.addAllFragments(fragments.subList(edits.tailFrom(), fragments.size()));
+  }
+
+  /**
+   * True when the ids rise around every place {@code changedAt} names. The fragments between those places are the
+   * version before's in its order, which rose already, so no other pair needs reading.
+   */
+  private static boolean ascendingAround(List<DataFragment> fragments, int[] changedAt) {
+    int n = fragments.size();
+    for (int at : changedAt) {
+      long id = fragments.get(at).getId();
+      if ((at > 0 && fragments.get(at - 1).getId() >= id) || (at + 1 < n && id >= fragments.get(at + 1).getId())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /**
    * Which fragments of the next version are carried over unchanged from the version it is built on: the very same
    * message, under the same id. When that version was built here ({@link TableState#normalized}) those passed the
    * builder's per-fragment work already, so it looks only at the others and the cost of a build follows what the
    * transaction changes, not the size of the table. On a version read from storage every fragment counts as
    * changed (whoever wrote it may not have dropped tombstoned files), so the first build after a load normalizes all.
+   * An operation that edited the version's list ({@link FragmentEdits}) names the changed places itself; otherwise
+   * one walk of both lists finds them.
    */
   private static final class Carried {
-    /** How many fragments begin the list as the version before's first ones, in place (0 if not built here). */
-    private final int prefix;
-    /** For each fragment after the prefix, whether it is carried. */
-    private final boolean[] carriedAfterPrefix;
-    private final int firstCarriedWithFiles;
+    /** Places of the next version's fragments that are not carried, ascending. */
+    private final int[] changedAt;
+    private final int size;
 
-    private Carried(int prefix, boolean[] carriedAfterPrefix, int firstCarriedWithFiles) {
-      this.prefix = prefix;
-      this.carriedAfterPrefix = carriedAfterPrefix;
-      this.firstCarriedWithFiles = firstCarriedWithFiles;
+    Carried(int[] changedAt, int size) {
+      this.changedAt = changedAt;
+      this.size = size;
     }
 
     /** {@code sorted}: the next version's fragments, sorted by id. */
     static Carried of(ManifestDraft draft, List<DataFragment> sorted) {
+      int n = sorted.size();
       if (draft.creating() || !draft.current().normalized()) {
-        return new Carried(0, new boolean[sorted.size()], -1);
+        int[] all = new int[n];
+        for (int i = 0; i < n; i++) {
+          all[i] = i;
+        }
+        return new Carried(all, n);
       }
       FragmentNamesakes namesakes = FragmentNamesakes.of(draft.previous().getFragmentsList(), sorted);
-      int prefix = namesakes.carriedPrefix();
-      boolean[] carried = new boolean[sorted.size() - prefix];
-      int firstWithFiles = -1;
-      for (int i = 0; i < prefix && firstWithFiles < 0; i++) {
-        if (sorted.get(i).getFilesCount() > 0) {
-          firstWithFiles = i;
+      int[] changed = new int[n - namesakes.carriedPrefix()];
+      int count = 0;
+      for (int i = namesakes.carriedPrefix(); i < n; i++) {
+        if (!namesakes.carried(i)) {
+          changed[count++] = i;
         }
       }
-      for (int i = prefix; i < sorted.size(); i++) {
-        carried[i - prefix] = namesakes.carried(i);
-        if (carried[i - prefix] && firstWithFiles < 0 && sorted.get(i).getFilesCount() > 0) {
-          firstWithFiles = i;
-        }
-      }
-      return new Carried(prefix, carried, firstWithFiles);
+      return new Carried(Arrays.copyOf(changed, count), n);
     }
 
-    boolean is(int index) {
-      return index < prefix || carriedAfterPrefix[index - prefix];
+    int[] changedAt() {
+      return changedAt;
     }
 
     /** The first fragment that may not be carried: every one before it is. */
     int firstChanged() {
-      return prefix;
+      return changedAt.length > 0 ? changedAt[0] : size;
+    }
+
+    /** The place of the first carried fragment that {@code test} accepts; -1 when none. */
+    private int firstCarried(List<DataFragment> sorted, Predicate<DataFragment> test) {
+      int k = 0;
+      for (int i = 0; i < size; i++) {
+        if (k < changedAt.length && changedAt[k] == i) {
+          k++;
+        } else if (test.test(sorted.get(i))) {
+          return i;
+        }
+      }
+      return -1;
     }
 
     /**
@@ -305,41 +359,31 @@ public final class ManifestBuilder {
     FeatureFlags.FragmentFacts facts(Manifest previous, List<DataFragment> sorted) {
       boolean previousRowIds = (previous.getReaderFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
       boolean previousDeletions = (previous.getReaderFeatureFlags() & FeatureFlags.DELETION_FILES) != 0;
-      boolean anyCarried = prefix > 0;
+      boolean anyCarried = changedAt.length < size;
       boolean anyDeletionFile = false;
-      boolean anyRowIds = false;
-      DataFragment withoutRowIds = prefix > 0 && !previousRowIds ? sorted.get(0) : null;
-      for (int i = prefix; i < sorted.size(); i++) {
-        if (is(i)) {
-          anyCarried = true;
-          if (!previousRowIds && withoutRowIds == null) {
-            withoutRowIds = sorted.get(i);
-          }
-          continue;
-        }
-        DataFragment fragment = sorted.get(i);
+      boolean anyRowIds = anyCarried && previousRowIds;
+      // the first fragment without row ids: a carried one when the version before had none
+      int withoutRowIds = anyCarried && !previousRowIds ? firstCarried(sorted, fragment -> true) : -1;
+      for (int at : changedAt) {
+        DataFragment fragment = sorted.get(at);
         anyDeletionFile |= fragment.hasDeletionFile();
         if (FeatureFlags.hasRowIds(fragment)) {
           anyRowIds = true;
-        } else if (withoutRowIds == null) {
-          withoutRowIds = fragment;
+        } else if (withoutRowIds < 0 || at < withoutRowIds) {
+          withoutRowIds = at;
         }
       }
-      anyRowIds |= anyCarried && previousRowIds;
       if (!anyDeletionFile && anyCarried && previousDeletions) {
-        for (int i = 0; i < sorted.size() && !anyDeletionFile; i++) {
-          anyDeletionFile = is(i) && sorted.get(i).hasDeletionFile();
-        }
+        anyDeletionFile = firstCarried(sorted, DataFragment::hasDeletionFile) >= 0;
       }
-      return new FeatureFlags.FragmentFacts(anyDeletionFile, anyRowIds, withoutRowIds);
+      return new FeatureFlags.FragmentFacts(anyDeletionFile, anyRowIds,
+          withoutRowIds < 0 ? null : sorted.get(withoutRowIds));
     }
 
     List<DataFragment> changed(List<DataFragment> sorted) {
-      List<DataFragment> changed = new ArrayList<>();
-      for (int i = prefix; i < sorted.size(); i++) {
-        if (!is(i)) {
-          changed.add(sorted.get(i));
-        }
+      List<DataFragment> changed = new ArrayList<>(changedAt.length);
+      for (int at : changedAt) {
+        changed.add(sorted.get(at));
       }
       return changed;
     }
@@ -350,8 +394,9 @@ public final class ManifestBuilder {
      */
     List<DataFragment> withOneCarried(List<DataFragment> changed, List<DataFragment> sorted) {
       List<DataFragment> looked = new ArrayList<>(changed.size() + 1);
-      if (firstCarriedWithFiles >= 0) {
-        looked.add(sorted.get(firstCarriedWithFiles));
+      int carriedWithFiles = firstCarried(sorted, fragment -> fragment.getFilesCount() > 0);
+      if (carriedWithFiles >= 0) {
+        looked.add(sorted.get(carriedWithFiles));
       }
       looked.addAll(changed);
       return looked;

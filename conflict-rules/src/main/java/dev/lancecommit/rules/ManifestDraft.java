@@ -27,6 +27,8 @@ final class ManifestDraft {
   private List<DataFragment> fragments;
   /** The list behind {@link #fragments} when the draft owns it ({@link #adoptFragments}); null otherwise. */
   private ArrayList<DataFragment> ownedFragments;
+  /** How {@link #fragments} were made from the current version's, when known; null otherwise. */
+  private FragmentEdits edits;
   private List<IndexMetadata> indices;
   private long nextFragmentId;
   private long nextRowId;
@@ -105,8 +107,22 @@ final class ManifestDraft {
    * manifest's), however many fragments the table has.
    */
   void adoptFragments(ArrayList<DataFragment> fragments) {
+    adoptFragments(fragments, null);
+  }
+
+  /**
+   * {@link #adoptFragments(ArrayList)}, with how they were made from the current version's fragments ({@code edits}:
+   * null when not known). Only an operation that edited the current version's list, sorted by id, knows that.
+   */
+  void adoptFragments(ArrayList<DataFragment> fragments, FragmentEdits edits) {
     this.ownedFragments = fragments;
     this.fragments = Collections.unmodifiableList(fragments);
+    this.edits = edits;
+  }
+
+  /** How the draft's fragments were made from the current version's ({@link #adoptFragments}); null: not known. */
+  FragmentEdits edits() {
+    return edits;
   }
 
   /**

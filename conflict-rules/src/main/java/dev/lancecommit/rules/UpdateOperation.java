@@ -34,8 +34,9 @@ final class UpdateOperation {
       updated.putIfAbsent(fragment.getId(), fragment);
     }
     List<DataFragment> previous = draft.fragments();
-    ArrayList<DataFragment> fragments = FragmentSplice.apply(previous, draft.fragmentsSortedById(), updated,
+    FragmentSplice.Spliced spliced = FragmentSplice.apply(previous, draft.fragmentsSortedById(), updated,
         removed, update.getNewFragmentsCount());
+    ArrayList<DataFragment> fragments = spliced.fragments();
 
     List<Long> updatedIds = update.getUpdatedFragmentsList().stream().map(DataFragment::getId).toList();
     List<IndexMetadata> indices =
@@ -60,7 +61,7 @@ final class UpdateOperation {
       }
     }
     fragments.addAll(added);
-    draft.adoptFragments(fragments);
+    draft.adoptFragments(fragments, spliced.edits());
     indices = IndexRetention.retainRelevant(indices, draft.schemaFieldIds(), draft::fragmentIds);
 
     indices = applyMemWal(draft, update, indices);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancecommit.format.pb.DataFragment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -35,8 +36,9 @@ class FragmentSpliceTest {
       }
       removed.addAll(replacements.keySet().stream().filter(x -> random.nextInt(4) == 0).toList());
 
-      ArrayList<DataFragment> spliced = FragmentSplice.apply(table, true, replacements, removed, 3);
-      ArrayList<DataFragment> walked = FragmentSplice.apply(table, false, replacements, removed, 3);
+      FragmentSplice.Spliced splice = FragmentSplice.apply(table, true, replacements, removed, 3);
+      ArrayList<DataFragment> spliced = splice.fragments();
+      ArrayList<DataFragment> walked = FragmentSplice.apply(table, false, replacements, removed, 3).fragments();
 
       List<DataFragment> expected = new ArrayList<>();
       for (DataFragment fragment : table) {
@@ -49,6 +51,32 @@ class FragmentSpliceTest {
       for (int i = 0; i < expected.size(); i++) {
         assertThat(spliced.get(i)).as("the very message, trial %s", trial).isSameAs(expected.get(i));
       }
+
+      // The edits name what changed: the table with the removed places taken out holds the spliced list's very
+      // messages everywhere but at the replaced places.
+      FragmentEdits edits = splice.edits();
+      assertThat(edits.tailFrom()).isEqualTo(spliced.size());
+      List<Integer> removedAt = new ArrayList<>();
+      for (int i = 0; i < table.size(); i++) {
+        if (removed.contains(table.get(i).getId())) {
+          removedAt.add(i);
+        }
+      }
+      assertThat(Arrays.stream(edits.removedAt()).boxed().toList()).as("trial %s", trial).isEqualTo(removedAt);
+      List<DataFragment> left = new ArrayList<>(table);
+      for (int k = removedAt.size() - 1; k >= 0; k--) {
+        left.remove((int) removedAt.get(k));
+      }
+      List<Integer> replacedAt = new ArrayList<>();
+      for (int i = 0; i < left.size(); i++) {
+        if (left.get(i) != spliced.get(i)) {
+          replacedAt.add(i);
+        }
+      }
+      List<Integer> named = Arrays.stream(edits.replacedAt()).boxed().toList();
+      assertThat(named).as("trial %s", trial).isSorted().doesNotHaveDuplicates().containsAll(replacedAt);
+      assertThat(named).allSatisfy(at -> assertThat(replacements).containsKey(spliced.get(at).getId()));
+      assertThat(FragmentSplice.apply(table, false, replacements, removed, 3).edits()).isNull();
     }
   }
 }

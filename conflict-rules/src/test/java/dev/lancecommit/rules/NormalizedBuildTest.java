@@ -11,6 +11,7 @@ import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.Transaction;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -149,5 +150,89 @@ class NormalizedBuildTest {
 
     assertThatThrownBy(() -> ManifestBuilder.build(built, txn, ctx(3)))
         .isInstanceOf(InvalidTransactionException.class).hasMessageContaining("row id sequence");
+  }
+
+  /**
+   * Appends, Deletes and Updates on a version built here name the places of the list they changed
+   * ({@link FragmentEdits}), and the builder edits only those: random chains of them, many fragments removed at once,
+   * tombstoned files in replaced fragments, ids both replaced and removed, ids the table lacks, and new fragments
+   * with reserved ids that land below the table's last fragment (the list is then sorted and walked whole), must each
+   * give the manifest the full build gives on the same version read from storage.
+   */
+  @Test
+  void randomChainsOfEditsGiveTheManifestsOfTheFullBuild() {
+    Random random = new Random(23);
+    int steps = 0;
+    for (int chain = 0; chain < 80; chain++) {
+      List<DataFragment> initial = new ArrayList<>();
+      for (int id = 0; id < 40; id++) {
+        DataFragment fragment = fragment(id, 10);
+        initial.add(random.nextInt(5) == 0 ? withDeletions(fragment, 1, 1) : fragment);
+      }
+      TableState built = table(1, 39, initial.toArray(DataFragment[]::new));
+      List<Long> reserved = new ArrayList<>();
+      for (int step = 0; step < 12; step++) {
+        built = stepOnBoth(built, randomEdit(random, built, reserved, chain + "/" + step));
+        steps++;
+      }
+    }
+    assertThat(steps).isEqualTo(80 * 12);
+  }
+
+  private static Step randomEdit(Random random, TableState table, List<Long> reserved, String name) {
+    List<DataFragment> fragments = table.manifest().getFragmentsList();
+    long version = table.version();
+    switch (random.nextInt(5)) {
+      case 0:
+        return new Step(name + " append", s -> append(version, newFragment("a" + name, 1 + random.nextInt(3))));
+      case 1: {
+        int count = 1 + random.nextInt(3);
+        long first = Integer.toUnsignedLong(table.manifest().getMaxFragmentId()) + 1;
+        for (int i = 0; i < count; i++) {
+          reserved.add(first + i);
+        }
+        return new Step(name + " reserve", s -> reserve(version, count));
+      }
+      default: {
+        List<DataFragment> replaced = new ArrayList<>();
+        List<Long> removed = new ArrayList<>();
+        // now and then more removals than the builder takes out one by one
+        int removals = random.nextInt(4) == 0 ? Math.min(fragments.size(), 17 + random.nextInt(4))
+            : random.nextInt(3);
+        for (int i = 0; i < removals && !fragments.isEmpty(); i++) {
+          removed.add(fragments.get(random.nextInt(fragments.size())).getId());
+        }
+        for (int i = random.nextInt(4); i > 0 && !fragments.isEmpty(); i--) {
+          DataFragment old = fragments.get(random.nextInt(fragments.size()));
+          DataFragment changed = withDeletions(old, version, 1 + random.nextInt(3));
+          if (random.nextInt(3) == 0) {
+            changed = changed.toBuilder().addFiles(DataFile.newBuilder().setPath("dead-" + name + ".lance")
+                .addFields(-2).setFileMajorVersion(2).setFileMinorVersion(1)).build();
+          }
+          replaced.add(changed);
+        }
+        if (random.nextInt(6) == 0) {
+          long missing = Integer.toUnsignedLong(table.manifest().getMaxFragmentId()) + 1000;
+          removed.add(missing);
+          replaced.add(fragment(missing + 1, 3));
+        }
+        boolean update = random.nextBoolean();
+        List<DataFragment> added = new ArrayList<>();
+        if (update) {
+          for (int i = random.nextInt(3); i > 0; i--) {
+            added.add(newFragment("u" + name + "-" + i, 2));
+          }
+          if (!reserved.isEmpty() && random.nextBoolean()) {
+            added.add(fragment(reserved.remove(0), 4)); // a reserved id: maybe below the table's last fragment
+          }
+        }
+        if (!update) {
+          return new Step(name + " delete", s -> delete(version, replaced, removed.toArray(Long[]::new)));
+        }
+        return new Step(name + " update", s -> txn(version).setUpdate(Transaction.Update.newBuilder()
+            .addAllUpdatedFragments(replaced).addAllRemovedFragmentIds(removed).addAllNewFragments(added)
+            .setUpdateMode(Transaction.UpdateMode.REWRITE_ROWS)).build());
+      }
+    }
   }
 }
