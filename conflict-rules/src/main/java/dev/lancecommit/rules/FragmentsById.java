@@ -1,5 +1,6 @@
 package dev.lancecommit.rules;
 
+import dev.lancecommit.format.FragmentNamesakes;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.DataFragment;
 import java.util.HashMap;
@@ -50,20 +51,7 @@ public final class FragmentsById {
 
   /** The index of the fragment with id {@code id} in {@code sorted} (strictly ascending ids), or -1. */
   static int indexOf(List<DataFragment> sorted, long id) {
-    int low = 0;
-    int high = sorted.size() - 1;
-    while (low <= high) {
-      int mid = (low + high) >>> 1;
-      long midId = sorted.get(mid).getId();
-      if (midId < id) {
-        low = mid + 1;
-      } else if (midId > id) {
-        high = mid - 1;
-      } else {
-        return mid;
-      }
-    }
-    return -1;
+    return FragmentNamesakes.indexOf(sorted, id);
   }
 
   DataFragment getOrDefault(long id, DataFragment fallback) {

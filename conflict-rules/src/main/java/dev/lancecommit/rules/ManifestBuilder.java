@@ -3,6 +3,7 @@ package dev.lancecommit.rules;
 import com.google.protobuf.Timestamp;
 import dev.lancecommit.format.FeatureFlags;
 import dev.lancecommit.format.FormatFeatures;
+import dev.lancecommit.format.FragmentEdits;
 import dev.lancecommit.format.FragmentNamesakes;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.BasePath;
@@ -246,7 +247,8 @@ public final class ManifestBuilder {
     FeatureFlags.FragmentFacts facts = onNormalized
         ? carried.facts(draft.previous(), fragments) : FeatureFlags.FragmentFacts.scan(fragments);
     applyFeatureFlags(manifest, draft.stableRowIds(), ctx.features(), sticky, facts);
-    return TableState.normalized(manifest.build(), draft.indices());
+    return edits == null ? TableState.normalized(manifest.build(), draft.indices())
+        : TableState.normalized(manifest.build(), draft.indices(), draft.previous().getFragmentsList(), edits);
   }
 
   /** A removal moves every fragment after it once: beyond this many, the list is added again whole instead. */
@@ -316,15 +318,7 @@ public final class ManifestBuilder {
         }
         return new Carried(all, n);
       }
-      FragmentNamesakes namesakes = FragmentNamesakes.of(draft.previous().getFragmentsList(), sorted);
-      int[] changed = new int[n - namesakes.carriedPrefix()];
-      int count = 0;
-      for (int i = namesakes.carriedPrefix(); i < n; i++) {
-        if (!namesakes.carried(i)) {
-          changed[count++] = i;
-        }
-      }
-      return new Carried(Arrays.copyOf(changed, count), n);
+      return new Carried(FragmentNamesakes.of(draft.previous().getFragmentsList(), sorted).changed(), n);
     }
 
     int[] changedAt() {

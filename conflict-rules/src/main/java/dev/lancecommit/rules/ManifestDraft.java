@@ -1,5 +1,6 @@
 package dev.lancecommit.rules;
 
+import dev.lancecommit.format.FragmentEdits;
 import dev.lancecommit.format.TableState;
 import dev.lancecommit.format.pb.DataFragment;
 import dev.lancecommit.format.pb.Field;

@@ -2,6 +2,7 @@ package dev.lancecommit.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancecommit.format.FragmentEdits;
 import dev.lancecommit.format.pb.DataFragment;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class NormalizedBuildTest {
 
   /** One step of a chain: the transaction to apply to the version before it. */
-  private record Step(String name, Function<TableState, Transaction> txn) {}
+  record Step(String name, Function<TableState, Transaction> txn) {}
 
   /**
    * Applies {@code step} to {@code built} and to the same version as read back from storage, checks both give the
@@ -179,7 +179,8 @@ class NormalizedBuildTest {
     assertThat(steps).isEqualTo(80 * 12);
   }
 
-  private static Step randomEdit(Random random, TableState table, List<Long> reserved, String name) {
+  /** An Append, a reservation, a Delete or an Update of {@code table}, drawn at random (see the test above). */
+  static Step randomEdit(Random random, TableState table, List<Long> reserved, String name) {
     List<DataFragment> fragments = table.manifest().getFragmentsList();
     long version = table.version();
     switch (random.nextInt(5)) {

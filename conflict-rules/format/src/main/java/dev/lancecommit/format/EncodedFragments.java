@@ -61,17 +61,23 @@ public final class EncodedFragments {
     int n = fragments.size();
     int[] starts = new int[n + 1];
     boolean reuse = previous != null && previous.placed != null && sorted && previous.sortedById;
-    FragmentNamesakes namesakes = reuse ? FragmentNamesakes.of(previous.fragments, fragments) : null;
+    FragmentNamesakes namesakes = reuse ? FragmentNamesakes.of(previous.fragments, state) : null;
     // The carried prefix starts where it did in the version before: its offsets are copied, not summed again.
     int prefix = reuse ? namesakes.carriedPrefix() : 0;
     if (prefix > 0) {
       System.arraycopy(previous.starts, 0, starts, 0, prefix + 1);
     }
+    int[] changed = reuse ? namesakes.changed() : null;
+    int nextChanged = 0;
     int[] from = new int[n - prefix];
     long total = starts[prefix];
     int copied = prefix;
     for (int i = prefix; i < n; i++) {
-      int source = reuse && namesakes.carried(i) ? namesakes.namesake(i) : -1;
+      boolean carried = reuse && (nextChanged >= changed.length || changed[nextChanged] != i);
+      if (reuse && !carried) {
+        nextChanged++;
+      }
+      int source = carried ? namesakes.namesake(i) : -1;
       from[i - prefix] = source;
       starts[i] = (int) total;
       if (source >= 0) {

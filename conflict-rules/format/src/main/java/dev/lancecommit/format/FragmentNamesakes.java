@@ -1,6 +1,7 @@
 package dev.lancecommit.format;
 
 import dev.lancecommit.format.pb.DataFragment;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -20,12 +21,16 @@ public final class FragmentNamesakes {
   private final int prefix;
   /** For each fragment of {@link #next} after the prefix, the index of its namesake in {@link #previous}, or -1. */
   private final int[] namesakes;
+  /** The places of {@link #next} that are not carried over, ascending. */
+  private final int[] changed;
 
-  private FragmentNamesakes(List<DataFragment> previous, List<DataFragment> next, int prefix, int[] namesakes) {
+  private FragmentNamesakes(List<DataFragment> previous, List<DataFragment> next, int prefix, int[] namesakes,
+      int[] changed) {
     this.previous = previous;
     this.next = next;
     this.prefix = prefix;
     this.namesakes = namesakes;
+    this.changed = changed;
   }
 
   /**
@@ -35,6 +40,8 @@ public final class FragmentNamesakes {
   public static FragmentNamesakes of(List<DataFragment> previous, List<DataFragment> next) {
     int prefix = carriedPrefix(previous, next);
     int[] namesakes = new int[next.size() - prefix];
+    int[] changed = new int[namesakes.length];
+    int changes = 0;
     int j = prefix;
     int before = previous.size();
     for (int i = prefix; i < next.size(); i++) {
@@ -47,9 +54,73 @@ public final class FragmentNamesakes {
       while (j < before && previous.get(j).getId() < id) {
         j++;
       }
-      namesakes[i - prefix] = j < before && previous.get(j).getId() == id ? j : -1;
+      int namesake = j < before && previous.get(j).getId() == id ? j : -1;
+      namesakes[i - prefix] = namesake;
+      if (namesake >= 0 && previous.get(namesake) == fragment) {
+        j++; // carried over after fragments that were removed
+      } else {
+        changed[changes++] = i;
+      }
     }
-    return new FragmentNamesakes(previous, next, prefix, namesakes);
+    return new FragmentNamesakes(previous, next, prefix, namesakes, Arrays.copyOf(changed, changes));
+  }
+
+  /**
+   * {@link #of(List, List)} for the fragments of {@code next}, sorted by id, built on {@code previous}: when the builder
+   * made them by editing that very list ({@link TableState#editsFrom}) the places are worked out from its edits,
+   * reading only the fragments it changed; otherwise both lists are walked.
+   */
+  public static FragmentNamesakes of(List<DataFragment> previous, TableState next) {
+    List<DataFragment> fragments = next.manifest().getFragmentsList();
+    FragmentEdits edits = next.editsFrom(previous);
+    if (edits == null) {
+      return of(previous, fragments);
+    }
+    int n = fragments.size();
+    int prefix = edits.unchangedPrefix(n);
+    int[] namesakes = new int[n - prefix];
+    int[] removedAt = edits.removedAt();
+    int r = 0;
+    int j = prefix; // the place in previous of the next fragment kept from it
+    int tailFrom = Math.min(edits.tailFrom(), n);
+    for (int i = prefix; i < tailFrom; i++) {
+      while (r < removedAt.length && removedAt[r] == j) {
+        r++;
+        j++;
+      }
+      namesakes[i - prefix] = j++; // kept in its place among the others, or replaced there under its id
+    }
+    int[] candidates = edits.changedAt(n);
+    int[] changed = new int[candidates.length];
+    int changes = 0;
+    for (int at : candidates) {
+      if (at >= tailFrom) {
+        namesakes[at - prefix] = indexOf(previous, fragments.get(at).getId());
+      }
+      int namesake = namesakes[at - prefix];
+      if (namesake < 0 || previous.get(namesake) != fragments.get(at)) {
+        changed[changes++] = at;
+      }
+    }
+    return new FragmentNamesakes(previous, fragments, prefix, namesakes, Arrays.copyOf(changed, changes));
+  }
+
+  /** The index of the fragment with id {@code id} in {@code sorted} (strictly ascending ids), or -1. */
+  public static int indexOf(List<DataFragment> sorted, long id) {
+    int low = 0;
+    int high = sorted.size() - 1;
+    while (low <= high) {
+      int mid = (low + high) >>> 1;
+      long midId = sorted.get(mid).getId();
+      if (midId < id) {
+        low = mid + 1;
+      } else if (midId > id) {
+        high = mid - 1;
+      } else {
+        return mid;
+      }
+    }
+    return -1;
   }
 
   /** How many fragments both lists begin with as the very same messages, in the same places. */
@@ -89,6 +160,11 @@ public final class FragmentNamesakes {
   public DataFragment namesakeOf(int index) {
     int namesake = namesake(index);
     return namesake >= 0 ? previous.get(namesake) : null;
+  }
+
+  /** The places of the next version's fragments that are not {@linkplain #carried carried}, ascending. */
+  public int[] changed() {
+    return changed;
   }
 
   /** True when the next version's fragment at {@code index} is its namesake itself: carried over as it was. */

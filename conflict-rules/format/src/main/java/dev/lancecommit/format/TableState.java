@@ -21,16 +21,22 @@ public final class TableState {
   private final boolean normalized;
   private volatile Boolean fragmentsSortedById;
   private volatile EncodedFragments encodedFragments;
+  /** The list of fragments {@link #edits} apply to (the version built on), or null. */
+  private final List<DataFragment> editedFrom;
+  private final FragmentEdits edits;
 
   public TableState(Manifest manifest, List<IndexMetadata> indices) {
-    this(manifest, indices, false);
+    this(manifest, indices, false, null, null);
   }
 
-  private TableState(Manifest manifest, List<IndexMetadata> indices, boolean normalized) {
+  private TableState(Manifest manifest, List<IndexMetadata> indices, boolean normalized,
+      List<DataFragment> editedFrom, FragmentEdits edits) {
     this.manifest = Objects.requireNonNull(manifest, "manifest");
     this.indices = List.copyOf(indices);
     this.normalized = normalized;
     this.fragmentsSortedById = normalized ? Boolean.TRUE : null;
+    this.editedFrom = edits == null ? null : editedFrom;
+    this.edits = editedFrom == null ? null : edits;
   }
 
   /**
@@ -39,7 +45,24 @@ public final class TableState {
    * only in a table with stable row ids. Only the builder that enforced all of that may call this.
    */
   public static TableState normalized(Manifest manifest, List<IndexMetadata> indices) {
-    return new TableState(manifest, indices, true);
+    return new TableState(manifest, indices, true, null, null);
+  }
+
+  /**
+   * {@link #normalized(Manifest, List)} for a state whose fragments the builder made by {@code edits} of
+   * {@code editedFrom}, the fragments of the version it was built on (both sorted by id).
+   */
+  public static TableState normalized(Manifest manifest, List<IndexMetadata> indices, List<DataFragment> editedFrom,
+      FragmentEdits edits) {
+    return new TableState(manifest, indices, true, editedFrom, edits);
+  }
+
+  /**
+   * How this state's fragments were made from {@code previous} (the very list of the version it was built on, as
+   * that version's manifest returns it), when the builder knows; null otherwise.
+   */
+  public FragmentEdits editsFrom(List<DataFragment> previous) {
+    return previous == editedFrom ? edits : null;
   }
 
   /** True when this state was made by {@link #normalized}; a state read from storage is not, whoever wrote it. */

@@ -3,6 +3,7 @@ package dev.lancecommit.format;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancecommit.format.pb.DataFragment;
+import dev.lancecommit.format.pb.Manifest;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -163,6 +164,73 @@ class FragmentNamesakesTest {
       assertThat(match.namesake(i)).as("namesake of %s", i).isEqualTo(expected);
       assertThat(match.carried(i)).as("carried %s", i).isEqualTo(expected >= 0 && before.get(expected) == after.get(i));
       assertThat(match.next(i)).isSameAs(after.get(i));
+    }
+  }
+
+  /**
+   * The builder's edits of a list ({@link FragmentEdits}: places removed, replaced, then new ones) give the same
+   * namesakes, carried fragments and changed places as the walk of both lists, reading only the changed fragments;
+   * among the new ones, an id the version before had (removed and added again) still finds its namesake.
+   */
+  @Test
+  void editsGiveWhatTheWalkOfBothListsGives() {
+    Random random = new Random(5);
+    for (int trial = 0; trial < 400; trial++) {
+      List<DataFragment> previous = new ArrayList<>();
+      long id = random.nextInt(3);
+      for (int i = random.nextInt(30); i > 0; i--) {
+        previous.add(fragment(id, 1));
+        id += 1 + random.nextInt(3);
+      }
+      List<DataFragment> next = new ArrayList<>();
+      List<Integer> removedAt = new ArrayList<>();
+      List<Integer> replacedAt = new ArrayList<>();
+      for (int i = 0; i < previous.size(); i++) {
+        int roll = random.nextInt(8);
+        if (roll == 0) {
+          removedAt.add(i);
+        } else if (roll == 1) {
+          replacedAt.add(next.size());
+          next.add(fragment(previous.get(i).getId(), 2));
+        } else if (roll == 2) {
+          replacedAt.add(next.size()); // named replaced, yet the very same message: carried after all
+          next.add(previous.get(i));
+        } else {
+          next.add(previous.get(i));
+        }
+      }
+      int tailFrom = next.size();
+      if (!removedAt.isEmpty() && removedAt.get(removedAt.size() - 1) == previous.size() - 1 && random.nextBoolean()) {
+        next.add(fragment(previous.get(previous.size() - 1).getId(), 5)); // the last one removed, its id added again
+      }
+      for (int i = random.nextInt(3); i > 0; i--) {
+        next.add(fragment(id++, 1));
+      }
+      FragmentEdits edits = new FragmentEdits(removedAt.stream().mapToInt(Integer::intValue).toArray(),
+          replacedAt.stream().mapToInt(Integer::intValue).toArray(), tailFrom);
+      TableState state = TableState.normalized(Manifest.newBuilder().addAllFragments(next).build(), List.of(),
+          previous, edits);
+
+      FragmentNamesakes fromEdits = FragmentNamesakes.of(previous, state);
+      FragmentNamesakes walked = FragmentNamesakes.of(previous, state.manifest().getFragmentsList());
+
+      assertThat(fromEdits.carriedPrefix()).as("trial %s", trial).isLessThanOrEqualTo(walked.carriedPrefix());
+      assertThat(fromEdits.changed()).as("trial %s", trial).containsExactly(walked.changed());
+      List<Integer> notCarried = new ArrayList<>();
+      for (int i = 0; i < next.size(); i++) {
+        if (next.get(i) != (walked.namesakeOf(i))) {
+          notCarried.add(i);
+        }
+      }
+      assertThat(walked.changed()).as("trial %s", trial)
+          .containsExactly(notCarried.stream().mapToInt(Integer::intValue).toArray());
+      for (int i = 0; i < next.size(); i++) {
+        assertThat(fromEdits.namesake(i)).as("trial %s, place %s", trial, i).isEqualTo(walked.namesake(i));
+        assertThat(fromEdits.carried(i)).as("trial %s, place %s", trial, i).isEqualTo(walked.carried(i));
+      }
+      // other lists than the one edited are walked
+      assertThat(state.editsFrom(new ArrayList<>(previous))).isNull();
+      assertThat(state.editsFrom(previous)).isSameAs(edits);
     }
   }
 }

@@ -99,8 +99,7 @@ final class VersionFiles {
     List<DataFragment> changed = new ArrayList<>();
     List<DataFragment> replaced = new ArrayList<>();
     if (previous.fragmentsSortedById() && next.fragmentsSortedById()) {
-      changedFragmentsOfSorted(previous.manifest().getFragmentsList(), next.manifest().getFragmentsList(), changed,
-          replaced);
+      changedFragmentsOfSorted(previous.manifest().getFragmentsList(), next, changed, replaced);
     } else {
       Map<Long, DataFragment> fragmentsBefore = new HashMap<>();
       previous.manifest().getFragmentsList().forEach(f -> fragmentsBefore.put(f.getId(), f));
@@ -135,17 +134,14 @@ final class VersionFiles {
   }
 
   /**
-   * {@link #added(TableState, TableState, StorageLocation, Function)} on two id-sorted fragment lists: one walk
-   * ({@link FragmentNamesakes}), where a fragment carried over as the same message is passed by a reference
-   * comparison, without a map of every fragment per version.
+   * {@link #added(TableState, TableState, StorageLocation, Function)} on two id-sorted fragment lists: the fragments
+   * {@link FragmentNamesakes} finds changed (from the builder's edits, or one walk where a fragment carried over as
+   * the same message is passed by a reference comparison), without a map of every fragment per version.
    */
-  private static void changedFragmentsOfSorted(List<DataFragment> before, List<DataFragment> after,
+  private static void changedFragmentsOfSorted(List<DataFragment> before, TableState after,
       List<DataFragment> changed, List<DataFragment> replaced) {
     FragmentNamesakes namesakes = FragmentNamesakes.of(before, after);
-    for (int i = namesakes.carriedPrefix(); i < namesakes.size(); i++) {
-      if (namesakes.carried(i)) {
-        continue;
-      }
+    for (int i : namesakes.changed()) {
       DataFragment fragment = namesakes.next(i);
       DataFragment namesake = namesakes.namesakeOf(i);
       if (!fragment.equals(namesake)) {
