@@ -1,6 +1,7 @@
 package dev.lancecommit.rules;
 
 import dev.lancecommit.format.FragmentEdits;
+import dev.lancecommit.format.FragmentNamesakes;
 import dev.lancecommit.format.pb.DataFragment;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -75,7 +76,7 @@ final class FragmentSplice {
   record Spliced(ArrayList<DataFragment> fragments, FragmentEdits edits) {}
 
   private static int addPosition(List<DataFragment> sorted, long id, int[] positions, int count) {
-    int at = FragmentsById.indexOf(sorted, id);
+    int at = FragmentNamesakes.indexOf(sorted, id);
     if (at < 0) {
       return count; // not in the table: nothing to replace or remove
     }

@@ -45,13 +45,8 @@ public final class FragmentsById {
       }
       return byId.get(id);
     }
-    int at = indexOf(fragments, id);
+    int at = FragmentNamesakes.indexOf(fragments, id);
     return at >= 0 ? fragments.get(at) : null;
-  }
-
-  /** The index of the fragment with id {@code id} in {@code sorted} (strictly ascending ids), or -1. */
-  static int indexOf(List<DataFragment> sorted, long id) {
-    return FragmentNamesakes.indexOf(sorted, id);
   }
 
   DataFragment getOrDefault(long id, DataFragment fallback) {

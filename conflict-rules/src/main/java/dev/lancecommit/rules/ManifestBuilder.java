@@ -13,7 +13,6 @@ import dev.lancecommit.format.pb.Manifest;
 import dev.lancecommit.format.pb.Transaction;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
