@@ -5,6 +5,7 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnknownFieldSet;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -66,7 +67,7 @@ public final class MisencodedFields {
         // fields: only maps of messages are walked.
         .filter(field -> !field.isMapField() || field.getMessageType().findFieldByName("value").getJavaType()
             == FieldDescriptor.JavaType.MESSAGE)
-        .sorted(java.util.Comparator.comparingInt(FieldDescriptor::getNumber)) // reported in field-number order
+        .sorted(Comparator.comparingInt(FieldDescriptor::getNumber)) // reported in field-number order
         .toList());
   }
 
