@@ -37,9 +37,12 @@ public final class PublicationConfig {
           + "outbox publishes after the manifest lands and retries until Kafka is back.");
   public static final ConfigKey<Duration> RECONCILE_INTERVAL_MS = KEYS.millis(
       "publication.reconcile-interval.ms", 60_000, atLeast(1),
-      "How often every catalogued table's _versions/ is compared with what was published, and versions without "
+      "How often every catalogued table's versions are compared with what was published, and versions without "
           + "an event (coordinator died before publishing, or written bypassing the coordinator) are published. "
-          + "A pass also runs at start and, for one table, whenever its event stream has a gap.");
+          + "On an object store with V2 manifest names a table costs one request listing the first keys of "
+          + "_versions/ however long its history (and a read per new version); on a local disk, or more than 256 "
+          + "versions behind, _versions/ is listed. A pass also runs at start and, for one table, whenever its event "
+          + "stream has a gap.");
   public static final ConfigKey<Integer> MAX_QUEUED_PER_TABLE = KEYS.integer(
       "publication.max-queued-per-table", 10_000, atLeast(1),
       "Events of one table held in memory while Kafka is slow or down. Commits never wait for Kafka; beyond this "

@@ -8,6 +8,7 @@ import dev.lancecommit.coordinator.commit.VersionEvents;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.table.TableOperations;
 import dev.lancecommit.coordinator.table.TableVersions;
+import dev.lancecommit.coordinator.table.VersionFile;
 import dev.lancecommit.coordinator.table.VersionTransaction;
 import dev.lancecommit.events.CommitEvent;
 import dev.lancecommit.format.CorruptManifestException;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -36,6 +38,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.stream.LongStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,9 +46,10 @@ import org.slf4j.LoggerFactory;
  * Publishes the versions that have no event yet: those whose coordinator died between writing the manifest and
  * publishing, and those written bypassing the coordinator ({@code governed = false}, actor "unknown").
  *
- * <p>For a table it lists {@code _versions/} after the version its outbox has published, skips what the outbox
- * already holds, reads every other version's manifest and transaction and hands the events to the outbox in version
- * order (with the versions that are gone from storage, so the outbox does not wait for them). It runs for every
+ * <p>For a table it finds the versions after the one its outbox has published (from the newest version, found
+ * without listing {@code _versions/} on a store that lists in key order), skips what the outbox already holds,
+ * reads every other version's manifest and transaction and hands the events to the outbox in version order (with
+ * the versions that are gone from storage, so the outbox does not wait for them). It runs for every
  * table at {@link #start()} (which {@link Publication} calls once Kafka answered and the outbox is ready) and every
  * {@link PublicationConfig#reconcileInterval()}, and for one table shortly after the outbox reports a gap. All work
  * happens on one thread of its own, so one table is never reconciled twice at once; the outbox alone decides what is
@@ -53,6 +57,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class Reconciler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
+  /**
+   * Most versions above the published one a pass reads by number without listing {@code _versions/}: each missing one
+   * (cleaned up) costs a request, so a table further behind is listed instead.
+   */
+  static final int MAX_VERSIONS_READ_UNLISTED = 256;
 
   private final EventOutbox outbox;
   private final TableSource tables;
@@ -237,18 +246,17 @@ public final class Reconciler implements AutoCloseable {
     }
     EventOutbox.View view = outbox.view(table);
     TableOperations storage = TableOperations.of(stores.apply(table.branchRoot()));
-    TableVersions listing = storage.versions();
-    listing.scheme(); // a table whose _versions/ mixes both naming schemes is refused, as Lance refuses it
-    List<Long> unpublished = listing.versions().stream().filter(v -> v > view.published()).toList();
+    Unpublished found = unpublished(storage, view.published());
+    List<Long> unpublished = found.versions();
     if (unpublished.isEmpty()) {
-      if (listing.latest().isPresent() && listing.latest().getAsLong() < view.published()) {
+      if (found.latest().isPresent() && found.latest().getAsLong() < view.published()) {
         LOG.warn("Table {} has versions up to {} but events were published up to {}: was the dataset replaced?",
-            table.joinedId(), listing.latest().getAsLong(), view.published());
+            table.joinedId(), found.latest().getAsLong(), view.published());
       }
       outbox.recover(table, List.of(), true, view);
       return;
     }
-    ManifestNaming.Scheme scheme = listing.scheme().orElseThrow();
+    ManifestNaming.Scheme scheme = found.scheme();
     List<Item> items = new ArrayList<>();
     long cursor = view.published() + 1;
     int budget = view.free();
@@ -319,6 +327,47 @@ public final class Reconciler implements AutoCloseable {
       reconcileAfter(table, config.liveGrace());
     }
   }
+
+  /**
+   * The versions above {@code published} to read, ascending. On a store that lists in key order the newest version is
+   * exact without a whole listing ({@link TableOperations#latestVersionFile}: with V2 names, the first keys of
+   * {@code _versions/}, one request however many versions the table has); when it is at most
+   * {@link #MAX_VERSIONS_READ_UNLISTED} above {@code published}, every number in between is read, and one that is
+   * missing was cleaned up and is read as gone. Otherwise (far behind, V1 names) {@code _versions/} is listed. So is
+   * it on a local disk, where the newest version comes from the version hint, which writers that do not move it
+   * (Lance before 2026, hand-made tools) can leave below versions cleaned up since: probing upward from it would stop
+   * at the gap and never see the versions above, whereas listing a local directory is cheap.
+   */
+  private static Unpublished unpublished(TableOperations storage, long published) {
+    if (storage.location().store().listsUnordered()) {
+      return listed(storage, published);
+    }
+    Optional<VersionFile> newest = storage.latestVersionFile();
+    if (newest.isEmpty()) {
+      return new Unpublished(List.of(), null, OptionalLong.empty()); // no version at all
+    }
+    long latest = newest.get().version();
+    if (latest <= published) {
+      return new Unpublished(List.of(), null, OptionalLong.of(latest));
+    }
+    String uri = newest.get().manifestUri();
+    Optional<ManifestNaming.ParsedName> name = ManifestNaming.parse(uri.substring(uri.lastIndexOf('/') + 1));
+    if (name.isPresent() && latest - published <= MAX_VERSIONS_READ_UNLISTED) {
+      return new Unpublished(LongStream.rangeClosed(published + 1, latest).boxed().toList(), name.get().scheme(),
+          OptionalLong.of(latest));
+    }
+    return listed(storage, published);
+  }
+
+  private static Unpublished listed(TableOperations storage, long published) {
+    TableVersions listing = storage.versions();
+    listing.scheme(); // a table whose _versions/ mixes both naming schemes is refused, as Lance refuses it
+    List<Long> above = listing.versions().stream().filter(v -> v > published).toList();
+    return new Unpublished(above, above.isEmpty() ? null : listing.scheme().orElseThrow(), listing.latest());
+  }
+
+  /** @param scheme the table's naming scheme; null when there is nothing to read */
+  private record Unpublished(List<Long> versions, ManifestNaming.Scheme scheme, OptionalLong latest) {}
 
   private boolean justWrittenByCoordinator(Manifest manifest) {
     if (config.liveGrace().isZero() || !WriterVersions.writtenByCoordinator(manifest) || !manifest.hasTimestamp()) {

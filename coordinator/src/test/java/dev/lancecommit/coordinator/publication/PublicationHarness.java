@@ -35,6 +35,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -51,7 +52,7 @@ final class PublicationHarness implements AutoCloseable {
   static final Manifest.WriterVersion ROGUE_WRITER =
       Manifest.WriterVersion.newBuilder().setLibrary("lance").setVersion("7.0.0").build();
 
-  final ObjectStores stores = ObjectStores.localOnly();
+  final ObjectStores stores;
   final StorageLocation warehouse;
   final Catalog catalog;
   final String bootstrap;
@@ -65,7 +66,13 @@ final class PublicationHarness implements AutoCloseable {
 
   /** @param createTopic false to leave creating the events topic to the publication (Kafka may be down now) */
   PublicationHarness(Path dir, String bootstrap, boolean createTopic) {
-    this.warehouse = stores.resolve(dir.toAbsolutePath().toString());
+    this(ObjectStores.localOnly(), dir.toAbsolutePath().toString(), bootstrap, createTopic);
+  }
+
+  /** A warehouse at {@code warehouseUri} (an {@code s3://} one through {@code stores}), closed with the harness. */
+  PublicationHarness(ObjectStores stores, String warehouseUri, String bootstrap, boolean createTopic) {
+    this.stores = stores;
+    this.warehouse = stores.resolve(warehouseUri);
     this.catalog = new Catalog(warehouse, Duration.ZERO, Clock.systemUTC());
     this.bootstrap = bootstrap;
     this.topic = "commits." + UUID.randomUUID();
@@ -91,7 +98,12 @@ final class PublicationHarness implements AutoCloseable {
   }
 
   Publication startPublication(PublicationConfig config) {
-    return Publication.start(config, bootstrap, kafkaPublisher(), stores::resolve,
+    return startPublication(config, stores::resolve);
+  }
+
+  /** A publication whose reconciler reaches the tables' storage through {@code tableStores}. */
+  Publication startPublication(PublicationConfig config, Function<String, StorageLocation> tableStores) {
+    return Publication.start(config, bootstrap, kafkaPublisher(), tableStores,
         new CatalogTableSource(catalog, stores::resolve));
   }
 

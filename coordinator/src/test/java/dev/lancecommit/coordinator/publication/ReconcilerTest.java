@@ -15,6 +15,8 @@ import dev.lancecommit.coordinator.commit.LaneCommitService;
 import dev.lancecommit.coordinator.refs.Branches;
 import dev.lancecommit.coordinator.refs.RefLocks;
 import dev.lancecommit.coordinator.table.TableRef;
+import dev.lancecommit.coordinator.storage.ObjectInfo;
+import dev.lancecommit.coordinator.storage.ObjectStores;
 import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.table.TableOperations;
 import dev.lancecommit.coordinator.table.TableVersions;
@@ -23,6 +25,8 @@ import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.WriterVersions;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.testing.kafka.KafkaBrokerFixture;
+import dev.lancecommit.testing.ForwardingObjectStore;
+import dev.lancecommit.testing.S3ProxyFixture;
 import dev.lancecommit.testing.lance.LanceTables;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,6 +37,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -405,6 +410,139 @@ class ReconcilerTest {
           .setClone(Transaction.Clone.newBuilder().setIsShallow(true).setRefPath(source.location())
               .setRefVersion(version))
           .build();
+    }
+  }
+
+  /**
+   * On an object store that lists in key order (s3proxy, V2 names) a pass finds the newest version from the first
+   * keys of {@code _versions/} and reads the numbers above the published one, never listing the whole directory: what
+   * a pass costs does not grow with the table's history. A table too far behind is listed, as on a local disk.
+   */
+  @Nested
+  class OnAnObjectStore {
+    @RegisterExtension static final S3ProxyFixture s3 = new S3ProxyFixture();
+    private PublicationHarness onS3;
+
+    @BeforeEach
+    void setUp() {
+      onS3 = new PublicationHarness(new ObjectStores(s3.s3Config()), s3.uri("wh-" + UUID.randomUUID()),
+          broker.bootstrapServers(), true);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+      onS3.close();
+    }
+
+    @Test
+    void aPassFindsNewVersionsWithoutListingEveryVersionAndReadsACleanedOneAsGone() {
+      PublicationConfig config = onS3.config().build();
+      TableRef table = onS3.declareTable("quiet", "long");
+      VersionListings listings = new VersionListings(onS3);
+      Publication publication = onS3.startPublication(config, listings::resolve);
+      LaneCommitService commits = onS3.commitService(publication.outbox());
+      commit(commits, table, onS3.create());
+      for (int i = 1; i <= 20; i++) {
+        commit(commits, table, onS3.append(i));
+      }
+      assertThat(onS3.awaitEvents(table, 21)).hasSize(21);
+
+      listings.reset();
+      publication.reconciler().reconcileAllNow(WAIT); // nothing new
+      for (int i = 0; i < 4; i++) {
+        onS3.writeAround(table, PublicationHarness.ROGUE_WRITER); // versions 22..25
+      }
+      StorageLocation location = onS3.stores.resolve(table.location());
+      location.store().delete(location.key("_versions/" + ManifestNaming.fileName(ManifestNaming.Scheme.V2, 23)));
+      publication.reconciler().reconcileAllNow(WAIT);
+      assertThat(onS3.awaitEvents(table, 24)).hasSize(24);
+      publication.close();
+
+      assertThat(listings.whole).as("whole listings of _versions/ by the reconciler").hasValue(0);
+      assertThat(listings.first).as("first keys of _versions/ listed by the reconciler").hasValue(2);
+      List<Long> expected = new ArrayList<>(LongStream.rangeClosed(1, 22).boxed().toList());
+      expected.addAll(List.of(24L, 25L));
+      assertThat(onS3.events(table)).extracting(CommitEvent::version).containsExactlyElementsOf(expected);
+      assertThat(onS3.events(table).subList(21, 24)).extracting(CommitEvent::governed).containsOnly(false);
+      assertThat(onS3.progressOnKafka(config)).containsEntry(table.tableUuid(), 25L);
+    }
+
+    @Test
+    void aTableFarBehindItsEventsIsListedAndPublishedInOrder() {
+      PublicationConfig config = onS3.config().build();
+      TableRef table = onS3.declareTable("hist", "far-behind");
+      commit(onS3.commitService(CommitEventSink.discard()), table, onS3.create());
+      int around = Reconciler.MAX_VERSIONS_READ_UNLISTED + 4;
+      for (int i = 0; i < around; i++) {
+        onS3.writeAround(table, PublicationHarness.ROGUE_WRITER);
+      }
+      StorageLocation location = onS3.stores.resolve(table.location());
+      for (long version = 2; version <= 5; version++) {
+        location.store().delete(
+            location.key("_versions/" + ManifestNaming.fileName(ManifestNaming.Scheme.V2, version)));
+      }
+      long latest = 1 + around;
+
+      VersionListings listings = new VersionListings(onS3);
+      Publication publication = onS3.startPublication(config, listings::resolve);
+      assertThat(onS3.awaitEvents(table, (int) latest - 4)).hasSize((int) latest - 4);
+      publication.close();
+
+      assertThat(listings.whole.get()).as("whole listings of _versions/ by the reconciler").isPositive();
+      List<Long> expected = new ArrayList<>(List.of(1L));
+      expected.addAll(LongStream.rangeClosed(6, latest).boxed().toList());
+      assertThat(onS3.events(table)).extracting(CommitEvent::version).containsExactlyElementsOf(expected);
+      assertThat(onS3.progressOnKafka(config)).containsEntry(table.tableUuid(), latest);
+    }
+  }
+
+  /** A harness's stores, counting the listings under a {@code _versions} directory: whole ones and first keys. */
+  private static final class VersionListings {
+    final AtomicInteger whole = new AtomicInteger();
+    final AtomicInteger first = new AtomicInteger();
+    private final PublicationHarness harness;
+
+    VersionListings(PublicationHarness harness) {
+      this.harness = harness;
+    }
+
+    void reset() {
+      whole.set(0);
+      first.set(0);
+    }
+
+    StorageLocation resolve(String location) {
+      StorageLocation real = harness.stores.resolve(location);
+      return new StorageLocation(new ForwardingObjectStore(real.store()) {
+        @Override
+        public List<ObjectInfo> list(String prefix) {
+          counted(whole, prefix);
+          return super.list(prefix);
+        }
+
+        @Override
+        public List<ObjectInfo> listFirst(String prefix, int maxKeys) {
+          counted(first, prefix);
+          return super.listFirst(prefix, maxKeys);
+        }
+
+        @Override
+        public List<String> listDirectory(String prefix) {
+          counted(whole, prefix);
+          return super.listDirectory(prefix);
+        }
+
+        @Override
+        public boolean requestsAreRoundTrips() {
+          return delegate.requestsAreRoundTrips();
+        }
+      }, real.rootKey());
+    }
+
+    private static void counted(AtomicInteger counter, String prefix) {
+      if (prefix.contains("_versions")) {
+        counter.incrementAndGet();
+      }
     }
   }
 }
