@@ -21,7 +21,6 @@ import dev.lancecommit.coordinator.storage.StorageLocation;
 import dev.lancecommit.coordinator.table.TableOperations;
 import dev.lancecommit.coordinator.table.TableVersions;
 import dev.lancecommit.events.CommitEvent;
-import dev.lancecommit.format.ManifestNaming;
 import dev.lancecommit.format.WriterVersions;
 import dev.lancecommit.format.pb.Transaction;
 import dev.lancecommit.testing.kafka.KafkaBrokerFixture;
@@ -206,9 +205,8 @@ class ReconcilerTest {
     for (int i = 0; i < 4; i++) {
       harness.writeAround(table, PublicationHarness.ROGUE_WRITER);
     }
-    StorageLocation location = harness.stores.resolve(table.location());
     for (long version = 1; version <= 2; version++) {
-      location.store().delete(location.key("_versions/" + ManifestNaming.fileName(ManifestNaming.Scheme.V2, version)));
+      harness.removeVersion(table, version);
     }
     assertThat(harness.storage(table).versions().versions()).containsExactly(3L, 4L, 5L);
 
@@ -452,8 +450,7 @@ class ReconcilerTest {
       for (int i = 0; i < 4; i++) {
         onS3.writeAround(table, PublicationHarness.ROGUE_WRITER); // versions 22..25
       }
-      StorageLocation location = onS3.stores.resolve(table.location());
-      location.store().delete(location.key("_versions/" + ManifestNaming.fileName(ManifestNaming.Scheme.V2, 23)));
+      onS3.removeVersion(table, 23);
       publication.reconciler().reconcileAllNow(WAIT);
       assertThat(onS3.awaitEvents(table, 24)).hasSize(24);
       publication.close();
@@ -476,10 +473,8 @@ class ReconcilerTest {
       for (int i = 0; i < around; i++) {
         onS3.writeAround(table, PublicationHarness.ROGUE_WRITER);
       }
-      StorageLocation location = onS3.stores.resolve(table.location());
       for (long version = 2; version <= 5; version++) {
-        location.store().delete(
-            location.key("_versions/" + ManifestNaming.fileName(ManifestNaming.Scheme.V2, version)));
+        onS3.removeVersion(table, version);
       }
       long latest = 1 + around;
 
