@@ -128,8 +128,7 @@ final class PublicationHarness implements AutoCloseable {
 
   /** Removes the manifest of {@code version} (V2 name) of the table, as a cleanup of old versions does. */
   void removeVersion(TableRef table, long version) {
-    StorageLocation location = stores.resolve(table.location());
-    location.store().delete(location.key("_versions/" + ManifestNaming.fileName(ManifestNaming.Scheme.V2, version)));
+    storage(table).deleteVersion(version, ManifestNaming.Scheme.V2);
   }
 
   /** The versions of the table's branch ({@code tree/{branch}} for a branch). */
